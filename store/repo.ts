@@ -1,0 +1,100 @@
+// The one storage interface of the service (design/storage.md). Adapters: SQLite (embedded default) and MongoDB.
+// Async throughout, even for synchronous SQLite, so both adapters fit. Knows nothing of HTTP or scanning.
+
+export interface NewScan {
+  host: string; // normalised host identity (lower case, no leading www., port when not default)
+  vertical: string | null;
+  score: number;
+  grade: string;
+  capped: boolean;
+  /** checks.md §9 rule at scan time: not capped, score ≥ 70, price, availability, live-agent access passing. */
+  agentReady: boolean;
+  createdAt: Date;
+  ownerKeyId: string | null; // the Pro key that ran the scan, if any
+  report: unknown; // the full ScanResult JSON, exactly as answered
+}
+
+export interface ScanRecord extends NewScan {
+  id: number;
+}
+
+export interface LatestEntry {
+  host: string;
+  scanId: number;
+  vertical: string | null;
+  score: number;
+  grade: string;
+  capped: boolean;
+  agentReady: boolean;
+  updatedAt: Date;
+}
+
+export interface RankRow extends LatestEntry {
+  rank: number;
+}
+
+export interface RankWindow {
+  host: string;
+  rank: number;
+  total: number;
+  rows: RankRow[]; // up to `above` rows, the host itself, up to `below` rows, in rank order
+}
+
+export interface RankWindowOptions {
+  above?: number; // default 2
+  below?: number; // default 2
+  /** Restrict the index to one vertical (null or undefined: the whole index). */
+  vertical?: string | null;
+  /**
+   * Rank the host as if its latest score were this one (used before a new scan is saved, so the stored
+   * report already carries its neighbors). The host's current row, if any, is ignored.
+   */
+  asIf?: { score: number; grade: string };
+}
+
+export interface TopStoresOptions {
+  vertical?: string | null;
+  limit: number;
+  offset?: number;
+  agentReadyOnly?: boolean;
+  /** Only entries updated at or after this instant (agent_ready_verified needs a recent scan). */
+  since?: Date;
+}
+
+export interface ApiKeyRecord {
+  id: string; // public key id shown by `keys list`, used by `keys revoke`
+  keyHash: string; // sha256 hex of the key; the key itself is never stored
+  owner: string;
+  plan: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface StoreRepo {
+  init(): Promise<void>; // idempotent schema and indexes
+  close(): Promise<void>;
+  ping(): Promise<void>; // throws when the store cannot be reached
+
+  allocateScanId(): Promise<number>; // integer ids, strictly increasing
+  saveScan(scan: ScanRecord): Promise<void>; // insert; move `latest` only when newer; one transaction where possible
+  getScan(id: number): Promise<ScanRecord | null>;
+
+  latestByHost(host: string): Promise<LatestEntry | null>; // null when unknown or delisted
+  latestByHosts(hosts: string[]): Promise<Map<string, LatestEntry>>; // one round trip; delisted left out
+  rankWindow(host: string, opts?: RankWindowOptions): Promise<RankWindow | null>; // null when unknown (and no asIf)
+  topStores(opts: TopStoresOptions): Promise<RankRow[]>; // order (score desc, host asc), competition ranks
+  countStores(vertical?: string | null): Promise<number>;
+
+  setDelisted(host: string, delisted: boolean): Promise<void>;
+  isDelisted(host: string): Promise<boolean>;
+
+  putApiKey(rec: ApiKeyRecord): Promise<void>;
+  findApiKey(keyHash: string): Promise<ApiKeyRecord | null>;
+  listApiKeys(): Promise<ApiKeyRecord[]>;
+  revokeApiKey(id: string, at: Date): Promise<boolean>; // false when no such key
+
+  incrementUsage(key: string, period: string, by?: number): Promise<number>; // atomic; returns the new total
+  getUsage(key: string, period: string): Promise<number>;
+  sumUsage(key: string, periods: string[]): Promise<number>; // one round trip
+  pruneUsage(periodsBefore: string): Promise<void>; // periods sort as strings; drop those below
+}

@@ -1,0 +1,626 @@
+// Embedded StoreRepo on better-sqlite3: one WAL file in DATA_DIR (or ':memory:'), zero set-up.
+// `latest` holds only listed hosts (a delisted host's row is removed and rebuilt from its scans on relist), so
+// every read is a plain index query. A two-level score histogram, kept exact in the same transactions, turns
+// rank counts from O(hosts above) (57 ms for a bottom host at 1M rows) into sums over a few dozen rows.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type {
+  ApiKeyRecord,
+  LatestEntry,
+  RankRow,
+  RankWindow,
+  RankWindowOptions,
+  ScanRecord,
+  StoreRepo,
+  TopStoresOptions,
+} from './repo.js';
+
+interface ScanRow {
+  id: number;
+  host: string;
+  vertical: string | null;
+  score: number;
+  grade: string;
+  capped: number;
+  agent_ready: number;
+  created_at: number;
+  owner_key_id: string | null;
+  report: string;
+}
+
+interface LatestRow {
+  host: string;
+  scan_id: number;
+  vertical: string | null;
+  score: number;
+  grade: string;
+  capped: number;
+  agent_ready: number;
+  updated_at: number;
+}
+
+interface ApiKeyRow {
+  id: string;
+  key_hash: string;
+  owner: string;
+  plan: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS scans (
+  id INTEGER PRIMARY KEY,
+  host TEXT NOT NULL,
+  vertical TEXT,
+  score REAL NOT NULL,
+  grade TEXT NOT NULL,
+  capped INTEGER NOT NULL,
+  agent_ready INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  owner_key_id TEXT,
+  report TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS scans_host_created ON scans(host, created_at DESC);
+CREATE TABLE IF NOT EXISTS latest (
+  host TEXT PRIMARY KEY,
+  scan_id INTEGER NOT NULL,
+  vertical TEXT,
+  score REAL NOT NULL,
+  grade TEXT NOT NULL,
+  capped INTEGER NOT NULL,
+  agent_ready INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS latest_score_host ON latest(score DESC, host);
+CREATE INDEX IF NOT EXISTS latest_vertical_score ON latest(vertical, score DESC, host);
+CREATE INDEX IF NOT EXISTS latest_ready_score ON latest(score DESC, host) WHERE agent_ready = 1;
+-- scope '*' is the whole index, 'v:<vertical>' one vertical. Bands group scores by BAND_WIDTH so that a count
+-- above s is (bands above s's band) + (scores above s within its band).
+CREATE TABLE IF NOT EXISTS score_buckets (
+  scope TEXT NOT NULL,
+  score REAL NOT NULL,
+  band INTEGER NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (scope, score)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS score_bands (
+  scope TEXT NOT NULL,
+  band INTEGER NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (scope, band)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS delisted (host TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS api_keys (
+  id TEXT NOT NULL,
+  key_hash TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  revoked_at INTEGER
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS api_keys_id ON api_keys(id);
+CREATE TABLE IF NOT EXISTS usage (
+  key TEXT NOT NULL,
+  period TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (key, period)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS usage_period ON usage(period);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+INSERT OR IGNORE INTO counters (name, n) VALUES ('scan_id', (SELECT COALESCE(MAX(id), 0) FROM scans));
+`;
+
+const BAND_WIDTH = 5;
+const bandOf = (score: number): number => Math.floor(score / BAND_WIDTH);
+const scopesOf = (vertical: string | null): string[] => (vertical === null ? ['*'] : ['*', `v:${vertical}`]);
+const scopeKey = (vertical: string | null): string => (vertical === null ? '*' : `v:${vertical}`);
+
+const LATEST_COLS = 'host, scan_id, vertical, score, grade, capped, agent_ready, updated_at';
+
+function toLatest(r: LatestRow): LatestEntry {
+  return {
+    host: r.host,
+    scanId: r.scan_id,
+    vertical: r.vertical,
+    score: r.score,
+    grade: r.grade,
+    capped: r.capped === 1,
+    agentReady: r.agent_ready === 1,
+    updatedAt: new Date(r.updated_at),
+  };
+}
+
+function toScan(r: ScanRow): ScanRecord {
+  return {
+    id: r.id,
+    host: r.host,
+    vertical: r.vertical,
+    score: r.score,
+    grade: r.grade,
+    capped: r.capped === 1,
+    agentReady: r.agent_ready === 1,
+    createdAt: new Date(r.created_at),
+    ownerKeyId: r.owner_key_id,
+    report: JSON.parse(r.report) as unknown,
+  };
+}
+
+function toApiKey(r: ApiKeyRow): ApiKeyRecord {
+  return {
+    id: r.id,
+    keyHash: r.key_hash,
+    owner: r.owner,
+    plan: r.plan,
+    createdAt: new Date(r.created_at),
+    revokedAt: r.revoked_at === null ? null : new Date(r.revoked_at),
+  };
+}
+
+function count(n: number | undefined, dflt: number): number {
+  return n === undefined ? dflt : Math.max(0, Math.floor(n));
+}
+
+// Competition ranks for rows already in (score desc, host asc) order, given the rank of the first row.
+function assignRanks(rows: LatestEntry[], firstRank: number, offset: number): RankRow[] {
+  const out: RankRow[] = [];
+  rows.forEach((row, i) => {
+    const prev = out[i - 1];
+    const rank = i === 0 ? firstRank : row.score === prev.score ? prev.rank : offset + i + 1;
+    out.push({ ...row, rank });
+  });
+  return out;
+}
+
+type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
+type NeighborParams = { v: string | null; s: number; h: string; n: number };
+
+// The four neighbour seeks, each an O(log n) index range: ties with the host first, then strictly
+// higher/lower scores. A single `score > s OR (score = s AND host < h)` query would walk whole tie groups.
+interface NeighborStmts {
+  aboveTie: Stmt<[NeighborParams], LatestRow>;
+  aboveHigher: Stmt<[NeighborParams], LatestRow>;
+  belowTie: Stmt<[NeighborParams], LatestRow>;
+  belowLower: Stmt<[NeighborParams], LatestRow>;
+}
+
+type Params = Record<string, unknown>;
+interface TopStmts {
+  page: Stmt<[Params], LatestRow>;
+  above: Stmt<[Params], number>;
+}
+
+interface Bucket {
+  above: (v: string | null, s: number) => number;
+  total: (v: string | null) => number;
+  between: (v: string | null, lo: number, hi: number) => number; // entries with lo < score <= hi
+}
+
+export class SqliteRepo implements StoreRepo {
+  private readonly db: Database.Database;
+  private stmts: ReturnType<SqliteRepo['prepareAll']> | null = null;
+  private tx: ReturnType<SqliteRepo['makeTransactions']> | null = null;
+  private readonly pingStmt: Database.Statement<[], unknown>;
+  private readonly topCache = new Map<string, TopStmts>();
+
+  constructor(filePath: string) {
+    if (filePath !== ':memory:' && !filePath.startsWith('file:')) mkdirSync(dirname(filePath), { recursive: true });
+    this.db = new Database(filePath);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.pingStmt = this.db.prepare('SELECT 1');
+  }
+
+  async init(): Promise<void> {
+    if (this.stmts) return;
+    this.db.exec(SCHEMA);
+    this.stmts = this.prepareAll();
+    this.tx = this.makeTransactions();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  async ping(): Promise<void> {
+    this.pingStmt.get();
+  }
+
+  private get q(): ReturnType<SqliteRepo['prepareAll']> {
+    if (!this.stmts) throw new Error('SqliteRepo: init() has not been called');
+    return this.stmts;
+  }
+
+  private get t(): ReturnType<SqliteRepo['makeTransactions']> {
+    if (!this.tx) throw new Error('SqliteRepo: init() has not been called');
+    return this.tx;
+  }
+
+  private makeTransactions() {
+    return {
+      save: this.db.transaction(this.saveTx),
+      window: this.db.transaction(this.windowTx),
+      top: this.db.transaction(this.topTx),
+      delist: this.db.transaction(this.delistTx),
+    };
+  }
+
+  private prepareAll() {
+    const db = this.db;
+    const neighbors = (scoped: boolean): NeighborStmts => {
+      const where = scoped ? 'vertical = @v AND ' : '';
+      const sel = (cond: string, order: string) =>
+        db.prepare<[NeighborParams], LatestRow>(
+          `SELECT ${LATEST_COLS} FROM latest WHERE ${where}${cond} ORDER BY ${order} LIMIT @n`,
+        );
+      return {
+        aboveTie: sel('score = @s AND host < @h', 'host DESC'),
+        aboveHigher: sel('score > @s AND host <> @h', 'score ASC, host DESC'),
+        belowTie: sel('score = @s AND host > @h', 'host ASC'),
+        belowLower: sel('score < @s AND host <> @h', 'score DESC, host ASC'),
+      };
+    };
+    const sum = <P extends unknown[]>(sql: string) => db.prepare<P, number>(sql).pluck();
+    const bandsAbove = sum<[string, number]>('SELECT COALESCE(SUM(n), 0) FROM score_bands WHERE scope = ? AND band > ?');
+    // Every score of band b is below (b + 1) * BAND_WIDTH, so that bound only shortens the walk; `band = ?` decides.
+    const inBandAbove = sum<[string, number, number, number]>(
+      'SELECT COALESCE(SUM(n), 0) FROM score_buckets WHERE scope = ? AND score > ? AND score < ? AND band = ?',
+    );
+    const total = sum<[string]>('SELECT COALESCE(SUM(n), 0) FROM score_bands WHERE scope = ?');
+    const between = sum<[string, number, number]>(
+      'SELECT COALESCE(SUM(n), 0) FROM score_buckets WHERE scope = ? AND score > ? AND score <= ?',
+    );
+    const bucket: Bucket = {
+      above: (v, s) => {
+        const scope = scopeKey(v);
+        const b = bandOf(s);
+        return (bandsAbove.get(scope, b) ?? 0) + (inBandAbove.get(scope, s, (b + 1) * BAND_WIDTH, b) ?? 0);
+      },
+      total: (v) => total.get(scopeKey(v)) ?? 0,
+      between: (v, lo, hi) => between.get(scopeKey(v), lo, hi) ?? 0,
+    };
+    return {
+      nextScanId: db.prepare<[], number>("UPDATE counters SET n = n + 1 WHERE name = 'scan_id' RETURNING n").pluck(),
+      insertScan: db.prepare<[ScanRow]>(
+        `INSERT INTO scans (id, host, vertical, score, grade, capped, agent_ready, created_at, owner_key_id, report)
+         VALUES (@id, @host, @vertical, @score, @grade, @capped, @agent_ready, @created_at, @owner_key_id, @report)`,
+      ),
+      getScan: db.prepare<[number], ScanRow>('SELECT * FROM scans WHERE id = ?'),
+      newestScan: db.prepare<[string], ScanRow>(
+        'SELECT * FROM scans WHERE host = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+      ),
+      newestVertical: db
+        .prepare<[string], string>(
+          'SELECT vertical FROM scans WHERE host = ? AND vertical IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 1',
+        )
+        .pluck(),
+      upsertLatest: db.prepare<[LatestRow]>(
+        `INSERT INTO latest (${LATEST_COLS})
+         VALUES (@host, @scan_id, @vertical, @score, @grade, @capped, @agent_ready, @updated_at)
+         ON CONFLICT(host) DO UPDATE SET scan_id = excluded.scan_id, vertical = excluded.vertical,
+           score = excluded.score, grade = excluded.grade, capped = excluded.capped,
+           agent_ready = excluded.agent_ready, updated_at = excluded.updated_at`,
+      ),
+      deleteLatest: db.prepare<[string]>('DELETE FROM latest WHERE host = ?'),
+      latestByHost: db.prepare<[string], LatestRow>(`SELECT ${LATEST_COLS} FROM latest WHERE host = ?`),
+      // json_each keeps this one statement whatever the number of hosts.
+      latestByHosts: db.prepare<[string], LatestRow>(
+        `SELECT ${LATEST_COLS} FROM latest WHERE host IN (SELECT value FROM json_each(?))`,
+      ),
+      bucketAdd: db.prepare<[string, number, number, number]>(
+        `INSERT INTO score_buckets (scope, score, band, n) VALUES (?, ?, ?, ?)
+         ON CONFLICT(scope, score) DO UPDATE SET n = n + excluded.n`,
+      ),
+      bucketDrop: db.prepare<[string, number]>('DELETE FROM score_buckets WHERE scope = ? AND score = ? AND n <= 0'),
+      bandAdd: db.prepare<[string, number, number]>(
+        `INSERT INTO score_bands (scope, band, n) VALUES (?, ?, ?)
+         ON CONFLICT(scope, band) DO UPDATE SET n = n + excluded.n`,
+      ),
+      bandDrop: db.prepare<[string, number]>('DELETE FROM score_bands WHERE scope = ? AND band = ? AND n <= 0'),
+      bucket,
+      neighborsAll: neighbors(false),
+      neighborsVertical: neighbors(true),
+      isDelisted: db.prepare<[string], number>('SELECT 1 FROM delisted WHERE host = ?').pluck(),
+      addDelisted: db.prepare<[string, number]>('INSERT OR IGNORE INTO delisted (host, at) VALUES (?, ?)'),
+      removeDelisted: db.prepare<[string]>('DELETE FROM delisted WHERE host = ?'),
+      putKey: db.prepare<[ApiKeyRow]>(
+        `INSERT INTO api_keys (id, key_hash, owner, plan, created_at, revoked_at)
+         VALUES (@id, @key_hash, @owner, @plan, @created_at, @revoked_at)
+         ON CONFLICT(key_hash) DO UPDATE SET id = excluded.id, owner = excluded.owner, plan = excluded.plan,
+           created_at = excluded.created_at, revoked_at = excluded.revoked_at`,
+      ),
+      findKey: db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?'),
+      listKeys: db.prepare<[], ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id'),
+      // A second revoke keeps the first instant: that is when the key stopped working.
+      revokeKey: db.prepare<[number, string]>('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?'),
+      incUsage: db
+        .prepare<[string, string, number], number>(
+          `INSERT INTO usage (key, period, n) VALUES (?, ?, ?)
+           ON CONFLICT(key, period) DO UPDATE SET n = n + excluded.n RETURNING n`,
+        )
+        .pluck(),
+      getUsage: db.prepare<[string, string], number>('SELECT n FROM usage WHERE key = ? AND period = ?').pluck(),
+      sumUsage: db
+        .prepare<[string, string], number>(
+          'SELECT COALESCE(SUM(n), 0) FROM usage WHERE key = ? AND period IN (SELECT value FROM json_each(?))',
+        )
+        .pluck(),
+      pruneUsage: db.prepare<[string]>('DELETE FROM usage WHERE period < ?'),
+    };
+  }
+
+  async allocateScanId(): Promise<number> {
+    const id = this.q.nextScanId.get();
+    if (id === undefined) throw new Error('SqliteRepo: scan_id counter missing');
+    return id;
+  }
+
+  private bucketAdd(score: number, vertical: string | null, delta: 1 | -1): void {
+    const q = this.q;
+    const band = bandOf(score);
+    for (const scope of scopesOf(vertical)) {
+      q.bucketAdd.run(scope, score, band, delta);
+      q.bandAdd.run(scope, band, delta);
+      if (delta < 0) {
+        q.bucketDrop.run(scope, score);
+        q.bandDrop.run(scope, band);
+      }
+    }
+  }
+
+  // Writes `next` as the host's latest row, keeping both histograms exact.
+  private writeLatest(prev: LatestRow | undefined, next: LatestRow): void {
+    this.q.upsertLatest.run(next);
+    if (prev && prev.score === next.score && prev.vertical === next.vertical) return;
+    if (prev) this.bucketAdd(prev.score, prev.vertical, -1);
+    this.bucketAdd(next.score, next.vertical, 1);
+  }
+
+  private readonly saveTx = (row: ScanRow): void => {
+    const q = this.q;
+    q.insertScan.run(row);
+    if (q.isDelisted.get(row.host) !== undefined) return;
+    const prev = q.latestByHost.get(row.host);
+    if (prev && row.created_at < prev.updated_at) return;
+    this.writeLatest(prev, {
+      host: row.host,
+      scan_id: row.id,
+      vertical: row.vertical ?? prev?.vertical ?? null,
+      score: row.score,
+      grade: row.grade,
+      capped: row.capped,
+      agent_ready: row.agent_ready,
+      updated_at: row.created_at,
+    });
+  };
+
+  async saveScan(scan: ScanRecord): Promise<void> {
+    const row: ScanRow = {
+      id: scan.id,
+      host: scan.host,
+      vertical: scan.vertical,
+      score: scan.score,
+      grade: scan.grade,
+      capped: scan.capped ? 1 : 0,
+      agent_ready: scan.agentReady ? 1 : 0,
+      created_at: scan.createdAt.getTime(),
+      owner_key_id: scan.ownerKeyId,
+      report: JSON.stringify(scan.report) ?? 'null',
+    };
+    this.t.save(row);
+  }
+
+  async getScan(id: number): Promise<ScanRecord | null> {
+    const row = this.q.getScan.get(id);
+    return row ? toScan(row) : null;
+  }
+
+  async latestByHost(host: string): Promise<LatestEntry | null> {
+    const row = this.q.latestByHost.get(host);
+    return row ? toLatest(row) : null;
+  }
+
+  async latestByHosts(hosts: string[]): Promise<Map<string, LatestEntry>> {
+    const out = new Map<string, LatestEntry>();
+    if (hosts.length === 0) return out;
+    for (const row of this.q.latestByHosts.all(JSON.stringify(hosts))) out.set(row.host, toLatest(row));
+    return out;
+  }
+
+  private readonly windowTx = (host: string, opts: RankWindowOptions): RankWindow | null => {
+    const q = this.q;
+    const v = opts.vertical ?? null;
+    if (q.isDelisted.get(host) !== undefined) return null;
+    const ownRow = q.latestByHost.get(host);
+    const own = ownRow && (v === null || ownRow.vertical === v) ? toLatest(ownRow) : null;
+    const asIf = opts.asIf;
+    if (!asIf && !own) return null;
+
+    const s = asIf ? asIf.score : own!.score;
+    // Neighbours' counts derive from the host's with sums over the buckets between the two scores, which hold
+    // only rows of the window itself (plus, with asIf, the host's own stored row).
+    const base = q.bucket.above(v, s);
+    const stored = (t: number): number =>
+      t === s ? base : t > s ? base - q.bucket.between(v, s, t) : base + q.bucket.between(v, t, s);
+    // With asIf the host's stored row is replaced by a hypothetical one: discount the stored one from every count.
+    const ownOut = asIf !== undefined && own !== null;
+    const above = (t: number): number => stored(t) - (ownOut && own.score > t ? 1 : 0) + (asIf && s > t ? 1 : 0);
+    const total = q.bucket.total(v) - (ownOut ? 1 : 0) + (asIf ? 1 : 0);
+
+    const nAbove = count(opts.above, 2);
+    const nBelow = count(opts.below, 2);
+    const st = v === null ? q.neighborsAll : q.neighborsVertical;
+    const p = { v, s, h: host, n: nAbove };
+    let up = nAbove > 0 ? st.aboveTie.all(p) : [];
+    if (up.length < nAbove) up = up.concat(st.aboveHigher.all(p)).slice(0, nAbove);
+    p.n = nBelow;
+    let down = nBelow > 0 ? st.belowTie.all(p) : [];
+    if (down.length < nBelow) down = down.concat(st.belowLower.all(p)).slice(0, nBelow);
+
+    const self: LatestEntry = asIf
+      ? {
+          ...(ownRow
+            ? toLatest(ownRow)
+            : { host, scanId: 0, capped: false, agentReady: false, updatedAt: new Date() }),
+          vertical: v ?? ownRow?.vertical ?? null,
+          score: asIf.score,
+          grade: asIf.grade,
+        }
+      : own!;
+    const rankOf = new Map<number, number>();
+    const rankFor = (t: number): number => {
+      let r = rankOf.get(t);
+      if (r === undefined) rankOf.set(t, (r = 1 + above(t)));
+      return r;
+    };
+    const rows: RankRow[] = [
+      ...up.reverse().map(toLatest),
+      self,
+      ...down.map(toLatest),
+    ].map((e) => ({ ...e, rank: rankFor(e.score) }));
+    return { host, rank: rankFor(s), total, rows };
+  };
+
+  async rankWindow(host: string, opts: RankWindowOptions = {}): Promise<RankWindow | null> {
+    // One read transaction: every count and seek sees the same snapshot.
+    return this.t.window(host, opts);
+  }
+
+  private topStmts(opts: TopStoresOptions) {
+    const scoped = opts.vertical != null;
+    const ready = opts.agentReadyOnly === true;
+    const since = opts.since !== undefined;
+    const key = `${+scoped}${+ready}${+since}`;
+    let st = this.topCache.get(key);
+    if (!st) {
+      const conds = [
+        ...(scoped ? ['vertical = @v'] : []),
+        ...(ready ? ['agent_ready = 1'] : []),
+        ...(since ? ['updated_at >= @since'] : []),
+      ];
+      const where = (extra: string[]) => (conds.length + extra.length ? `WHERE ${[...conds, ...extra].join(' AND ')}` : '');
+      st = {
+        // The offset is walked on the (covering) index alone; only the page's rows are then read in full.
+        // CROSS JOIN pins the page as the outer loop: with a bound LIMIT the planner would rather scan all of l.
+        page: this.db.prepare<[Params], LatestRow>(
+          `SELECT ${LATEST_COLS.split(', ').map((c) => `l.${c}`).join(', ')}
+           FROM (SELECT host FROM latest ${where([])} ORDER BY score DESC, host ASC LIMIT @limit OFFSET @offset) AS p
+           CROSS JOIN latest AS l ON l.host = p.host
+           ORDER BY l.score DESC, l.host ASC`,
+        ),
+        above: this.db
+          .prepare<[Params], number>(`SELECT COUNT(*) FROM latest ${where(['score > @s'])}`)
+          .pluck(),
+      };
+      this.topCache.set(key, st);
+    }
+    return st;
+  }
+
+  private readonly topTx = (opts: TopStoresOptions, limit: number, offset: number): RankRow[] => {
+    const st = this.topStmts(opts);
+    const params: Params = { limit, offset };
+    if (opts.vertical != null) params.v = opts.vertical;
+    if (opts.since !== undefined) params.since = opts.since.getTime();
+    const rows = st.page.all(params).map(toLatest);
+    if (rows.length === 0) return [];
+    let first = 1;
+    if (offset > 0) {
+      const s = rows[0].score;
+      // Without row filters the histogram answers in O(buckets); filtered counts walk only the rows above.
+      const filtered = opts.agentReadyOnly === true || opts.since !== undefined;
+      first = 1 + (filtered ? (st.above.get({ ...params, s }) ?? 0) : this.q.bucket.above(opts.vertical ?? null, s));
+    }
+    return assignRanks(rows, first, offset);
+  };
+
+  // Ranks are competition ranks within the listed entries that pass the same filters.
+  async topStores(opts: TopStoresOptions): Promise<RankRow[]> {
+    const limit = count(opts.limit, 0);
+    if (limit === 0) return [];
+    return this.t.top(opts, limit, count(opts.offset, 0));
+  }
+
+  async countStores(vertical?: string | null): Promise<number> {
+    return this.q.bucket.total(vertical ?? null);
+  }
+
+  private readonly delistTx = (host: string, delisted: boolean): void => {
+    const q = this.q;
+    if (delisted) {
+      q.addDelisted.run(host, Date.now());
+      const prev = q.latestByHost.get(host);
+      if (prev) {
+        q.deleteLatest.run(host);
+        this.bucketAdd(prev.score, prev.vertical, -1);
+      }
+      return;
+    }
+    if (q.removeDelisted.run(host).changes === 0) return;
+    const scan = q.newestScan.get(host);
+    if (!scan) return;
+    this.writeLatest(q.latestByHost.get(host), {
+      host,
+      scan_id: scan.id,
+      vertical: scan.vertical ?? q.newestVertical.get(host) ?? null,
+      score: scan.score,
+      grade: scan.grade,
+      capped: scan.capped,
+      agent_ready: scan.agent_ready,
+      updated_at: scan.created_at,
+    });
+  };
+
+  async setDelisted(host: string, delisted: boolean): Promise<void> {
+    this.t.delist(host, delisted);
+  }
+
+  async isDelisted(host: string): Promise<boolean> {
+    return this.q.isDelisted.get(host) !== undefined;
+  }
+
+  async putApiKey(rec: ApiKeyRecord): Promise<void> {
+    this.q.putKey.run({
+      id: rec.id,
+      key_hash: rec.keyHash,
+      owner: rec.owner,
+      plan: rec.plan,
+      created_at: rec.createdAt.getTime(),
+      revoked_at: rec.revokedAt ? rec.revokedAt.getTime() : null,
+    });
+  }
+
+  async findApiKey(keyHash: string): Promise<ApiKeyRecord | null> {
+    const row = this.q.findKey.get(keyHash);
+    return row ? toApiKey(row) : null;
+  }
+
+  async listApiKeys(): Promise<ApiKeyRecord[]> {
+    return this.q.listKeys.all().map(toApiKey);
+  }
+
+  async revokeApiKey(id: string, at: Date): Promise<boolean> {
+    return this.q.revokeKey.run(at.getTime(), id).changes > 0;
+  }
+
+  async incrementUsage(key: string, period: string, by = 1): Promise<number> {
+    const n = this.q.incUsage.get(key, period, by);
+    if (n === undefined) throw new Error('SqliteRepo: usage upsert returned nothing');
+    return n;
+  }
+
+  async getUsage(key: string, period: string): Promise<number> {
+    return this.q.getUsage.get(key, period) ?? 0;
+  }
+
+  async sumUsage(key: string, periods: string[]): Promise<number> {
+    if (periods.length === 0) return 0;
+    return this.q.sumUsage.get(key, JSON.stringify(periods)) ?? 0;
+  }
+
+  async pruneUsage(periodsBefore: string): Promise<void> {
+    this.q.pruneUsage.run(periodsBefore);
+  }
+}

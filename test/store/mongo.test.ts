@@ -1,0 +1,33 @@
+// Runs the StoreRepo contract against a real MongoDB when MONGODB_URI points at one; each case gets its own
+// database test_<pid>_<rand>, dropped at the end. Without MONGODB_URI the suite reports itself skipped.
+import { randomBytes } from 'node:crypto';
+import { after } from 'node:test';
+import { MongoClient } from 'mongodb';
+import { MongoRepo } from '../../store/mongo.js';
+import { runStoreRepoContract } from './contract.js';
+
+const uri = process.env.MONGODB_URI;
+const dbNames: string[] = [];
+
+if (uri) {
+  after(async () => {
+    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 2500 });
+    try {
+      for (const name of dbNames) await client.db(name).dropDatabase();
+    } finally {
+      await client.close();
+    }
+  });
+}
+
+runStoreRepoContract(
+  'MongoRepo',
+  async () => {
+    const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    dbNames.push(name);
+    const repo = new MongoRepo(uri!, name);
+    await repo.init();
+    return repo;
+  },
+  { skip: !uri && 'MONGODB_URI not set' },
+);

@@ -1,0 +1,80 @@
+// Runs the StoreRepo contract against SQLite, in memory and in a file, and checks that a file survives a reopen.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createRepo } from '../../store/index.js';
+import { SqliteRepo } from '../../store/sqlite.js';
+import { runStoreRepoContract } from './contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+runStoreRepoContract('SqliteRepo (:memory:)', async () => {
+  const repo = new SqliteRepo(':memory:');
+  await repo.init();
+  return repo;
+});
+
+runStoreRepoContract('SqliteRepo (file)', async () => {
+  const repo = new SqliteRepo(join(dir, `contract-${++files}.db`));
+  await repo.init();
+  return repo;
+});
+
+describe('SqliteRepo persistence', () => {
+  it('keeps scans, latest, ranks, keys, usage, delisting and the id counter across a reopen', async () => {
+    const file = join(dir, 'nested', 'deeper', 'store.db'); // the parent folders do not exist yet
+    const first = new SqliteRepo(file);
+    await first.init();
+    const base = { vertical: 'food', grade: 'B', capped: false, agentReady: true, ownerKeyId: null };
+    const ids = [await first.allocateScanId(), await first.allocateScanId(), await first.allocateScanId()];
+    await first.saveScan({ ...base, id: ids[0], host: 'a.example', score: 80, createdAt: new Date(1000), report: { a: 1 } });
+    await first.saveScan({ ...base, id: ids[1], host: 'b.example', score: 70, createdAt: new Date(2000), report: { b: [2] } });
+    await first.saveScan({ ...base, id: ids[2], host: 'c.example', score: 60, createdAt: new Date(3000), report: null });
+    await first.setDelisted('c.example', true);
+    await first.putApiKey({ id: 'key_1', keyHash: 'f'.repeat(64), owner: 'o', plan: 'pro', createdAt: new Date(5), revokedAt: null });
+    await first.incrementUsage('k', '2025-03', 7);
+    const before = await first.rankWindow('b.example');
+    await first.close();
+
+    const second = new SqliteRepo(file);
+    await second.init();
+    try {
+      assert.deepEqual((await second.getScan(ids[1]))?.report, { b: [2] });
+      assert.equal((await second.getScan(ids[2]))?.report, null);
+      assert.deepEqual(await second.rankWindow('b.example'), before);
+      assert.equal(await second.countStores('food'), 2);
+      assert.equal(await second.isDelisted('c.example'), true);
+      assert.equal((await second.findApiKey('f'.repeat(64)))?.id, 'key_1');
+      assert.equal(await second.getUsage('k', '2025-03'), 7);
+      assert.ok((await second.allocateScanId()) > ids[2], 'ids keep increasing after a reopen');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('createRepo picks SQLite at DATA_DIR/store.db when MONGODB_URI is unset', async () => {
+    const dataDir = join(dir, 'data');
+    const repo = await createRepo({ MONGODB_DB: 'unused', DATA_DIR: dataDir });
+    try {
+      assert.ok(repo instanceof SqliteRepo);
+      await repo.ping();
+      await repo.incrementUsage('k', 'p');
+    } finally {
+      await repo.close();
+    }
+    const again = new SqliteRepo(join(dataDir, 'store.db'));
+    await again.init();
+    assert.equal(await again.getUsage('k', 'p'), 1);
+    await again.close();
+  });
+
+  it('refuses to be used before init()', async () => {
+    const repo = new SqliteRepo(':memory:');
+    await assert.rejects(repo.getScan(1), /init\(\)/);
+    await repo.close();
+  });
+});
