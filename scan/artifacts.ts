@@ -1,0 +1,155 @@
+// The typed record every check reads (design/architecture.md "Artifacts"). gather.ts fills it once per scan:
+// each fetched resource is ok or carries its reason, and derived facts (parsed pages, products, robots) are
+// computed here once so that checks stay pure and cheap.
+
+/** Why a resource is not usable. `status` = the store answered with a non-2xx status (the response is kept). */
+export type FailReason = 'missing' | 'status' | 'blocked' | 'timeout' | 'too-large' | 'error' | 'not-fetched';
+
+export interface HttpResponse {
+  requestedUrl: string;
+  url: string; // final URL after redirects
+  status: number;
+  headers: Record<string, string>; // lower-case names; repeated headers joined with ", "
+  contentType: string; // media type only, lower case ("text/html")
+  body: string; // decoded text, capped
+  ms: number; // time until the whole body was received
+  redirects: string[]; // every Location followed, in order
+}
+
+export type Resource =
+  | { ok: true; res: HttpResponse }
+  | { ok: false; reason: FailReason; detail: string; url: string; res?: HttpResponse };
+
+/** A value read from a page and where it was read from, so a merchant sees why an agent sees it. */
+export type FactSource = 'json-ld' | 'microdata' | 'rdfa' | 'opengraph' | 'meta' | 'html';
+export interface Fact<T> {
+  value: T;
+  source: FactSource;
+}
+
+export interface LinkInfo {
+  href: string; // as written
+  url: string | null; // absolute http(s) URL, or null for other schemes / unparseable
+  text: string; // visible anchor text, collapsed
+  rel: string[];
+}
+
+export interface FormInfo {
+  action: string | null; // absolute URL when resolvable
+  method: 'get' | 'post';
+  inputs: { name: string; type: string; value: string }[];
+  buttons: string[]; // button / submit texts
+}
+
+/** schema.org-ish entity from any markup, property names as in schema.org, values strings or nested entities. */
+export interface Entity {
+  types: string[]; // short names ("Product"), normalised capitalisation, no schema.org prefix
+  props: Record<string, EntityValue[]>;
+  source: 'json-ld' | 'microdata' | 'rdfa';
+}
+export type EntityValue = string | Entity;
+
+export interface JsonLdInfo {
+  blocks: number; // <script type="application/ld+json"> count
+  invalidBlocks: number; // blocks that failed to parse even leniently
+  raw: unknown[]; // parsed blocks (lenient parse), as JSON values
+  errors: string[];
+}
+
+export interface PageFacts {
+  url: string; // final URL of the page
+  status: number;
+  title: string | null;
+  h1: string | null;
+  lang: string | null;
+  metaDescription: string | null;
+  robots: string[]; // lower-case directives from meta robots/googlebot and X-Robots-Tag
+  canonical: string | null; // absolute URL resolved against the page, or null
+  meta: Record<string, string[]>; // <meta property|name> → contents (og:*, product:*, twitter:* …), keys lower case
+  links: LinkInfo[]; // <a href>
+  headLinks: { rel: string[]; href: string; type: string | null }[]; // <link> elements
+  forms: FormInfo[];
+  buttons: string[]; // texts of <button> and submit inputs, also outside forms
+  jsonLd: JsonLdInfo;
+  entities: Entity[]; // every entity from JSON-LD (incl. @graph and nested), microdata and RDFa, flattened
+  visibleText: string; // text outside script/style/template/noscript, whitespace collapsed, capped
+  noscriptText: string;
+  scriptCount: number;
+  bodyBytes: number;
+  truncated: boolean; // the body hit the size cap
+}
+
+export interface ProductFacts {
+  url: string;
+  markup: 'json-ld' | 'microdata' | 'rdfa' | 'opengraph' | 'none'; // the richest Product markup found
+  name: Fact<string> | null;
+  description: Fact<string> | null;
+  images: Fact<string[]> | null; // absolute http(s) URLs
+  price: Fact<number> | null; // numeric, > 0 when valid
+  priceText: Fact<string> | null; // the raw value as published (e.g. "€1.299,00")
+  currency: Fact<string> | null; // ISO 4217 when known, else the raw symbol
+  availability: Fact<string> | null; // schema.org short name (InStock …) when recognised, else raw text
+  brand: Fact<string> | null;
+  brandIsEntity: boolean; // brand given as Brand/Organization with a name (not a plain string)
+  gtin: Fact<string> | null;
+  gtinValid: boolean; // length and check digit
+  mpn: Fact<string> | null;
+  sku: Fact<string> | null;
+  attributes: string[]; // which of color, size, material, pattern, category, additionalProperty, variesBy are present
+  hasReviews: boolean; // aggregateRating with value + count, or review
+  offerEntities: Entity[]; // Offer / AggregateOffer nodes found for the product
+  product: Entity | null; // the Product (or ProductGroup) entity used
+}
+
+export interface RobotsInfo {
+  present: boolean; // 2xx text answer
+  status: number | null;
+  /** Is the user-agent allowed to fetch this URL path under RFC 9309 (true when robots.txt is absent/4xx). */
+  isAllowed(userAgent: string, url: string): boolean;
+  sitemaps: string[];
+  groups: string[]; // user-agent tokens that have their own group (lower case)
+  contentSignal: boolean; // a Content-Signal line exists
+  parseErrors: number; // lines that are neither comments, blank, nor known fields
+}
+
+export interface McpProbe {
+  endpoint: string;
+  initialize: Resource; // POST initialize
+  initializeResult: { protocolVersion?: string; serverName?: string } | null;
+  jsonRpcError: string | null;
+  toolsList: Resource | null; // POST tools/list
+  tools: string[]; // tool names
+}
+
+export interface Artifacts {
+  inputUrl: string;
+  origin: string; // scheme://host[:port] of the store as requested
+  home: Resource; // R1 neutral UA
+  homePage: PageFacts | null;
+  homeAgent: Resource; // R3 agent-probe UA
+  homeAgentPage: PageFacts | null;
+  robotsTxt: Resource; // R2
+  robots: RobotsInfo;
+  llmsTxt: Resource; // R4
+  ucp: Resource; // R5
+  ucpJson: unknown | null; // parsed when valid JSON
+  serverCard: Resource; // R6 (or R6b)
+  serverCardJson: unknown | null;
+  acp: Resource; // R7
+  acpJson: unknown | null;
+  apiCatalog: Resource; // R8
+  apiCatalogJson: unknown | null;
+  sitemap: Resource; // R9
+  sitemapUrl: string | null;
+  sitemapDeclared: boolean; // R9 came from a Sitemap: line in robots.txt
+  childSitemap: Resource | null; // R10
+  sitemapUrls: string[]; // page URLs read from R9/R10 (capped)
+  productUrlsFromSitemap: string[];
+  productUrlsFromHome: string[];
+  pdps: { resource: Resource; page: PageFacts | null; product: ProductFacts | null; foundVia: 'home' | 'sitemap' | 'self' }[];
+  pdpAgentMarkdown: Resource | null; // R13
+  mcp: McpProbe | null; // R14/R15
+  platform: 'shopify' | 'woocommerce' | 'bigcommerce' | 'magento' | 'other';
+  fetchLog: { url: string; status: number | null; ms: number; outcome: string }[];
+  x402: boolean; // any response was 402 with payment requirements
+}

@@ -1,0 +1,31 @@
+// What a check is (design/architecture.md "What a check file contains"): a declaration plus a pure run().
+// run() gets the scan's artifacts and returns a status with evidence; no network, clock or randomness inside.
+import type { Artifacts } from './artifacts.js';
+import type { PillarId } from './pillars.js';
+
+export type CheckStatus = 'pass' | 'partial' | 'fail';
+
+export interface CheckOutcome {
+  status: CheckStatus;
+  evidence: string; // what was seen: URL, status, header or snippet (plain text; escaped where rendered)
+  capReason?: 'H1' | 'H2' | 'H3'; // a failure that caps the score; a failing hardBlock check caps by default for H1/H2 (score.ts)
+}
+
+export interface CheckDef {
+  id: string; // equals the file name
+  pillar: PillarId;
+  order: number; // position inside its pillar (design/checks.md table order); ties in top_fixes follow it
+  points: number; // max points
+  partialPoints: number; // points for a partial result (0 when partial is not possible)
+  label: string; // short name shown in reports ("Valid robots.txt")
+  title: string; // the passing state
+  failureTitle: string; // the failing state; also the fix title
+  why: string; // why a shopping agent cares
+  how: string; // the imperative fix, becomes top_fixes[].how
+  hardBlock?: 'H1' | 'H2' | 'H3'; // a failure caps the score (checks.md §5)
+  run(artifacts: Artifacts): CheckOutcome;
+}
+
+export function defineCheck(def: CheckDef): CheckDef {
+  return def;
+}

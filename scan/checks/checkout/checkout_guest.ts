@@ -1,0 +1,35 @@
+// Can a shopper buy without creating an account? Looks for explicit wording on the fetched pages, or a protocol
+// checkout without an identity-linking capability; we never open the checkout to find out.
+import { defineCheck } from '../../check.js';
+import { findPhrase, readAcp, readUcp, siteText } from '../shared.js';
+
+const GUEST = ['guest checkout', 'checkout as guest', 'check out as guest', 'continue as guest', 'continue as a guest', 'checkout as a guest', 'buy as guest', 'als gast bestellen', 'als gast fortfahren', 'gastbestellung', 'commander en tant qu\'invité', 'continuer en tant qu\'invité', 'comprar como invitado', 'acquista come ospite', 'als gast afrekenen'];
+const ACCOUNT_WALL = ['sign in to checkout', 'sign in to check out', 'log in to checkout', 'login to checkout', 'log in to purchase', 'sign in to purchase', 'create an account to checkout', 'create an account to check out', 'create an account to purchase', 'register to checkout', 'members only', 'login to see prices', 'log in to see prices', 'sign in to see prices'];
+
+export default defineCheck({
+  id: 'checkout_guest',
+  pillar: 'checkout',
+  order: 3,
+  points: 2,
+  partialPoints: 1,
+  label: 'Guest checkout',
+  title: 'Guest checkout is available',
+  failureTitle: 'Allow and announce guest checkout',
+  why: 'An agent hands the shopper a cart; an account wall at checkout is where agent-assisted purchases are abandoned.',
+  how: 'Let buyers check out without creating an account and say so on product or cart pages ("Checkout as guest"); account walls stop agent-assisted purchases.',
+  run(a) {
+    const text = siteText(a);
+    const guest = findPhrase(text, GUEST);
+    if (guest) return { status: 'pass', evidence: `The store says "${guest}".` };
+    const ucp = readUcp(a);
+    const acp = readAcp(a);
+    const identity = (ucp?.capabilities ?? []).some((c) => c.includes('identity_linking'));
+    if (ucp?.capabilities.includes('dev.ucp.shopping.checkout') && !identity) {
+      return { status: 'pass', evidence: 'UCP checkout capability without an identity-linking requirement.' };
+    }
+    if (acp?.services.includes('checkout')) return { status: 'pass', evidence: 'ACP checkout service (buyer details are passed per session, no account needed).' };
+    const wall = findPhrase(text, ACCOUNT_WALL);
+    if (wall) return { status: 'fail', evidence: `The store says "${wall}".` };
+    return { status: 'partial', evidence: 'No evidence either way: no "guest checkout" wording and no account wall on the fetched pages.' };
+  },
+});

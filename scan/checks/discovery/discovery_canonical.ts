@@ -1,0 +1,43 @@
+// Does every sampled product page name itself as canonical with an absolute URL on the store's host? Agents cite one
+// URL per product; the query string is ignored because variant and tracking parameters are expected to differ.
+import { defineCheck } from '../../check.js';
+import { aggregatePdps } from '../shared.js';
+
+function bare(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host.toLowerCase()}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return null;
+  }
+}
+
+export default defineCheck({
+  id: 'discovery_canonical',
+  pillar: 'discovery',
+  order: 5,
+  points: 1,
+  partialPoints: 0,
+  label: 'Canonical product URLs',
+  title: 'Product pages declare themselves canonical',
+  failureTitle: 'Add canonical links to product pages',
+  why: 'A self-referencing canonical tells agents which URL to cite and deduplicates filtered or tracking variants of the same product.',
+  how: 'Emit `<link rel="canonical" href="https://your-store/products/slug">` on each product page, absolute and self-referencing, so agents cite one URL per product instead of filtered or tracking variants.',
+  run(a) {
+    return aggregatePdps(
+      a,
+      ({ page, url }) => {
+        if (!page) return { status: 'fail', evidence: 'page not parsed' };
+        const written = page.headLinks.find((l) => l.rel.includes('canonical'))?.href ?? page.canonical;
+        if (!written) return { status: 'fail', evidence: 'no rel=canonical' };
+        if (!/^https?:\/\//i.test(written.trim())) return { status: 'fail', evidence: `relative canonical "${written.slice(0, 120)}"` };
+        const target = bare(written.trim());
+        const self = bare(page.url || url);
+        if (target === null || self === null) return { status: 'fail', evidence: `unreadable canonical "${written.slice(0, 120)}"` };
+        if (target !== self) return { status: 'fail', evidence: `canonical points elsewhere: ${written.slice(0, 160)}` };
+        return { status: 'pass', evidence: `canonical ${written.slice(0, 160)}` };
+      },
+      { partial: false },
+    );
+  },
+});

@@ -1,0 +1,30 @@
+// Is stock stated as a schema.org ItemAvailability value in the Offer? Free text ("in stock", "Dobavljivo") or an
+// OpenGraph-only product:availability is partial.
+import { defineCheck } from '../../check.js';
+import { STRUCTURED, aggregatePdps, isItemAvailability, quote } from '../shared.js';
+
+export default defineCheck({
+  id: 'product_availability',
+  pillar: 'product_data',
+  order: 4,
+  points: 3,
+  partialPoints: 1,
+  label: 'Stock status',
+  title: 'Offers state stock in schema.org terms',
+  failureTitle: 'State stock in schema.org terms',
+  why: 'Agents avoid recommending items they cannot confirm are in stock; a schema.org availability value is the signal they read.',
+  how: 'Set `offers.availability` to a schema.org value such as `https://schema.org/InStock`, `OutOfStock`, `PreOrder` or `BackOrder`, and keep it in sync with inventory so agents don\'t recommend sold-out items.',
+  run(a) {
+    return aggregatePdps(a, ({ product }) => {
+      const av = product?.availability ?? null;
+      if (!av || av.value.trim() === '') return { status: 'fail', evidence: 'no availability' };
+      // Stock read only from the visible text is not published for machines.
+      if (av.source === 'html') return { status: 'fail', evidence: `no availability in the markup (only ${quote(av.value, 40)} in the visible text)` };
+      const known = isItemAvailability(av.value);
+      const desc = `availability ${quote(av.value, 60)} (${av.source})`;
+      if (known && STRUCTURED.has(av.source)) return { status: 'pass', evidence: desc };
+      if (!STRUCTURED.has(av.source)) return { status: 'partial', evidence: `${desc}: not in a structured Offer` };
+      return { status: 'partial', evidence: `${desc}: not a schema.org ItemAvailability value` };
+    });
+  },
+});

@@ -1,0 +1,31 @@
+// Does each Product have a name, at least one absolute image URL and a description of 50+ characters? Values read
+// only from visible HTML do not count: this check is about what the markup tells an agent.
+import { defineCheck } from '../../check.js';
+import { aggregatePdps, quote } from '../shared.js';
+
+const MIN_DESCRIPTION = 50;
+
+export default defineCheck({
+  id: 'product_core_fields',
+  pillar: 'product_data',
+  order: 2,
+  points: 4,
+  partialPoints: 2,
+  label: 'Name, image, description',
+  title: 'Products have a name, image and description',
+  failureTitle: 'Complete name, image and description',
+  why: 'An agent needs a name to match the shopper\'s request, an image to show, and a description to compare products.',
+  how: 'Give each Product a `name` matching the page title, at least one absolute `image` URL (several angles help), and a factual `description` of 50+ characters naming material, dimensions and use.',
+  run(a) {
+    return aggregatePdps(a, ({ product }) => {
+      const name = product?.name && product.name.source !== 'html' && product.name.value.trim() !== '' ? product.name.value.trim() : null;
+      if (!name) return { status: 'fail', evidence: 'no product name in the markup' };
+      const images = (product?.images?.source !== 'html' ? (product?.images?.value ?? []) : []).filter((u) => /^https?:\/\//i.test(u));
+      const description = product?.description && product.description.source !== 'html' ? product.description.value.trim() : '';
+      const parts = [`name ${quote(name, 60)}`, `${images.length} image${images.length === 1 ? '' : 's'}`, `description ${description.length} chars`];
+      if (images.length > 0 && description.length >= MIN_DESCRIPTION) return { status: 'pass', evidence: parts.join(', ') };
+      if (images.length > 0 || description.length > 0) return { status: 'partial', evidence: parts.join(', ') };
+      return { status: 'fail', evidence: `${parts.join(', ')}: name only` };
+    });
+  },
+});

@@ -1,0 +1,47 @@
+// Is the price published in the Offer as a number > 0 with an ISO 4217 currency? Formatted strings ("€1.299,00"),
+// a zero price, a missing currency or an OpenGraph-only price are partial: an agent has to guess.
+import { defineCheck } from '../../check.js';
+import type { Fact } from '../../artifacts.js';
+import { STRUCTURED, aggregatePdps, quote } from '../shared.js';
+
+const ISO_4217 = /^[A-Z]{3}$/;
+
+/** A price only read from the visible text is not published for machines: it counts as missing. */
+function fromMarkup<T>(f: Fact<T> | null | undefined): Fact<T> | null {
+  return f && f.source !== 'html' ? f : null;
+}
+
+export default defineCheck({
+  id: 'product_price',
+  pillar: 'product_data',
+  order: 3,
+  points: 5,
+  partialPoints: 2,
+  label: 'Price and currency',
+  title: 'Offers state a numeric price and currency',
+  failureTitle: 'Publish price and currency in the Offer',
+  why: 'Agents compare and quote prices; a price they cannot parse, or without a currency, is a price they cannot use.',
+  how: 'Add `"offers": {"@type": "Offer", "price": "189.00", "priceCurrency": "EUR", "url": …}` with a plain decimal price (dot separator, no currency symbol) greater than zero and an ISO 4217 currency; for ranges use `AggregateOffer` with `lowPrice`/`highPrice`.',
+  run(a) {
+    return aggregatePdps(a, ({ product }) => {
+      const price = fromMarkup(product?.price);
+      const text = fromMarkup(product?.priceText);
+      const currency = fromMarkup(product?.currency);
+      if (!price && !text) {
+        const seen = product?.price ? ` (only ${product.price.value} in the visible text)` : '';
+        return { status: 'fail', evidence: `no price in the markup${seen}` };
+      }
+      const cur = currency ? `${currency.value} (${currency.source})` : 'no currency';
+      if (!price || !Number.isFinite(price.value)) {
+        return { status: 'partial', evidence: `price ${quote(text?.value ?? '', 40)} is not a plain number; ${cur}` };
+      }
+      const desc = `price ${price.value} (${price.source}), ${cur}`;
+      if (price.value <= 0) return { status: 'partial', evidence: `${desc}: zero price` };
+      if (!STRUCTURED.has(price.source)) return { status: 'partial', evidence: `${desc}: not in a structured Offer` };
+      if (!currency || !ISO_4217.test(currency.value) || !STRUCTURED.has(currency.source)) {
+        return { status: 'partial', evidence: `${desc}: no ISO 4217 priceCurrency in the Offer` };
+      }
+      return { status: 'pass', evidence: desc };
+    });
+  },
+});

@@ -1,0 +1,41 @@
+// Are the product name and a price in the HTML an agent receives, outside scripts and meta tags? Agents do not run
+// JavaScript, so an app shell that fills itself from an API shows them nothing.
+import { defineCheck } from '../../check.js';
+import { aggregatePdps, nameIndex, normText, quote, samePrice, visiblePrices } from '../shared.js';
+
+// A currency sign or code next to a number: "€ 49,99", "49.99 EUR", "$1,299", "350,00 kr".
+const CODES = 'USD|EUR|GBP|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|RON|JPY|CNY|HKD|SGD|INR|BRL|MXN|ARS|ZAR|TRY';
+const PRICE_STRING = new RegExp(
+  `(?:[$€£¥₹₩₽₺]|R\\$|zł|\\b(?:${CODES}|kr)\\b)\\s?\\d|\\d\\s?(?:[$€£¥₹₩₽₺元]|zł|Kč|\\b(?:${CODES}|kr)\\b)`,
+);
+
+export default defineCheck({
+  id: 'product_server_rendered',
+  pillar: 'product_data',
+  order: 7,
+  points: 3,
+  partialPoints: 1,
+  label: 'Product visible without JavaScript',
+  title: 'Product name and price are in the server-rendered HTML',
+  failureTitle: 'Render product details in the HTML',
+  why: 'Agents fetch pages without running JavaScript; what is not in the initial HTML does not exist for them.',
+  how: 'Agents fetch pages without running JavaScript: server-render (SSR/SSG) the product title, price, availability and description into the initial HTML instead of filling an empty app shell from an API after load.',
+  run(a) {
+    return aggregatePdps(a, ({ page, product }) => {
+      if (!page) return { status: 'fail', evidence: 'page not parsed' };
+      const text = normText(page.visibleText.slice(0, 300_000));
+      const visibleName = nameIndex(text, [product?.name?.value, page.h1])?.name;
+      if (!visibleName) {
+        const noscript = normText(page.noscriptText).includes('javascript') ? `; <noscript> says ${quote(page.noscriptText, 80)}` : '';
+        return { status: 'fail', evidence: `no product name in the visible HTML (${text.length} characters of text)${noscript}` };
+      }
+      const price = product?.price?.value;
+      const priceVisible =
+        typeof price === 'number' && price > 0
+          ? [...visiblePrices(page.visibleText)].some((p) => samePrice(p, price))
+          : PRICE_STRING.test(page.visibleText.slice(0, 300_000));
+      if (!priceVisible) return { status: 'partial', evidence: `name ${quote(visibleName, 60)} visible, price only in markup${typeof price === 'number' ? ` (${price})` : ''}` };
+      return { status: 'pass', evidence: `name ${quote(visibleName, 60)} and price${typeof price === 'number' ? ` ${price}` : ''} visible in the HTML text` };
+    });
+  },
+});

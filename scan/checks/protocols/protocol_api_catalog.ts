@@ -1,0 +1,26 @@
+// Is there an RFC 9727 API catalog at /.well-known/api-catalog (a linkset of the store's public APIs)? The
+// application/linkset+json media type is expected; JSON with a linkset array under another type still passes.
+import { defineCheck } from '../../check.js';
+import { describe, isObject, jsonOf, responseOf } from '../shared.js';
+
+export default defineCheck({
+  id: 'protocol_api_catalog',
+  pillar: 'protocols',
+  order: 5,
+  points: 1,
+  partialPoints: 0,
+  label: 'API catalog (RFC 9727)',
+  title: 'An API catalog lists your public APIs',
+  failureTitle: 'Publish an API catalog',
+  why: 'An API catalog is the standard place where an agent discovers your storefront, UCP and MCP APIs and their descriptions.',
+  how: 'Serve `/.well-known/api-catalog` as `application/linkset+json` listing your public APIs (storefront/UCP REST, MCP) with `service-desc` links to their OpenAPI/OpenRPC documents, and advertise it with `Link: …; rel="api-catalog"`.',
+  run(a) {
+    const res = responseOf(a.apiCatalog);
+    const doc = jsonOf(a.apiCatalog, a.apiCatalogJson);
+    if (!res || !isObject(doc) || !Array.isArray(doc.linkset)) {
+      return { status: 'fail', evidence: `API catalog ${describe(a.apiCatalog)}: no JSON linkset.` };
+    }
+    const type = res.contentType === 'application/linkset+json' ? '' : ` (served as ${res.contentType || 'no content type'}; application/linkset+json expected)`;
+    return { status: 'pass', evidence: `${res.url} → ${res.status}: linkset with ${doc.linkset.length} entr${doc.linkset.length === 1 ? 'y' : 'ies'}${type}.` };
+  },
+});

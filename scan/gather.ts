@@ -1,0 +1,435 @@
+// The fetch plan of design/checks.md §2 (R1–R15): every request a scan makes, started as soon as the URLs it
+// needs are known (the "waves" are dependencies, not barriers), within the fetcher's request budget. Bodies are
+// parsed once here (pages, products, robots, JSON documents, sitemaps) so checks stay pure. Politeness (§1.6):
+// the homepage and the well-known files are always fetched; product pages only where robots.txt lets our own
+// token in; never a cart, checkout or account path; POST only for MCP initialize/tools/list.
+import type { Artifacts, McpProbe, PageFacts, Resource, RobotsInfo } from './artifacts.js';
+import { cleanCandidates, detectPlatform, isForbiddenPath, productUrlsFromHome, productUrlsFromSitemap } from './discover.js';
+import type { Fetcher, FetchOptions } from './fetch.js';
+import { parsePage } from './html.js';
+import { findMcpEndpoint, parseJsonLimited, probeMcp } from './mcp-probe.js';
+import { extractProduct, isProductPage } from './product.js';
+import { parseRobots, SCANNER_TOKEN } from './robots.js';
+import { MAX_SITEMAP_INDEX_DEPTH, parseSitemap, pickChildSitemap, sameHostUrls, type SitemapDoc } from './sitemap.js';
+
+export interface GatherOptions {
+  baseUrl: string;
+  /** The fetcher's request ceiling (SCAN_MAX_REQUESTS); used to plan optional requests. Default 20. */
+  maxRequests?: number;
+}
+
+const PDP_SAMPLE = 2;
+const MAX_PDP_ATTEMPTS = 5; // candidates that turn out not to be product pages cost budget too
+const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+const MARKDOWN_ACCEPT = 'text/markdown, text/html;q=0.5';
+
+type Pdp = Artifacts['pdps'][number];
+
+/** Requests still to come that matter more than the optional ones (R6b, sitemap fallback, extra PDP attempts). */
+type Reservation = 'sitemap' | 'childSitemap' | 'pdps' | 'markdown' | 'mcp';
+
+class Budget {
+  private issued = 0;
+  private readonly reserved = new Map<Reservation, number>([
+    ['sitemap', 1],
+    ['childSitemap', 1],
+    ['pdps', PDP_SAMPLE],
+    ['markdown', 1],
+    ['mcp', 2],
+  ]);
+  constructor(
+    private readonly max: number,
+    private readonly fetcher: Fetcher,
+  ) {}
+  countIssued(): void {
+    this.issued++;
+  }
+  release(key: Reservation, n = Infinity): void {
+    const left = Math.max(0, (this.reserved.get(key) ?? 0) - n);
+    this.reserved.set(key, left);
+  }
+  left(): number {
+    return this.max - Math.max(this.issued, this.fetcher.requestsUsed);
+  }
+  /** May an optional request be sent without starving a reserved one? */
+  canSpare(n = 1): boolean {
+    let held = 0;
+    for (const v of this.reserved.values()) held += v;
+    return this.left() - held >= n;
+  }
+}
+
+export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOptions): Promise<Artifacts> {
+  const origin = inputUrl.origin;
+  const at = (path: string) => new URL(path, origin).href;
+  const budget = new Budget(opts.maxRequests ?? 20, fetcher);
+  let x402 = false;
+
+  const get = async (url: string, o: FetchOptions): Promise<Resource> => {
+    budget.countIssued();
+    let r: Resource;
+    try {
+      r = await fetcher.fetch(url, o);
+    } catch (err) {
+      r = { ok: false, reason: 'error', detail: `internal: ${(err as Error).message}`.slice(0, 200), url };
+    }
+    if (r.res && isX402(r.res)) x402 = true;
+    return r;
+  };
+
+  // Wave 1 (R1–R8). Issue order = the fetcher's queue order: the requests that unlock wave 2 go first.
+  const homeP = get(inputUrl.href, { kind: 'html', accept: HTML_ACCEPT });
+  const robotsP = get(at('/robots.txt'), { kind: 'text', accept: 'text/plain,*/*;q=0.5' });
+  const ucpP = get(at('/.well-known/ucp'), { kind: 'json', accept: 'application/json' });
+  const cardP = get(at('/.well-known/mcp/server-card.json'), { kind: 'json', accept: 'application/json' });
+  const homeAgentP = get(inputUrl.href, { kind: 'html', ua: 'agent', accept: HTML_ACCEPT });
+  const llmsP = get(at('/llms.txt'), { kind: 'text', accept: 'text/markdown, text/plain;q=0.9, */*;q=0.5' });
+  const acpP = get(at('/.well-known/acp.json'), { kind: 'json', accept: 'application/json' });
+  const catalogP = get(at('/.well-known/api-catalog'), { kind: 'json', accept: 'application/linkset+json, application/json;q=0.9' });
+
+  const homeReady = homeP.then((home) => ({ home, page: pageOf(home) }));
+  const robotsReady = robotsP.then((r) => ({ resource: r, info: parseRobots(r) }));
+  const [{ home, page: homePage }, robots] = await Promise.all([homeReady, robotsReady]);
+
+  // An unreachable, refused or timed-out homepage ends the scan (scan/index.ts turns it into an error): send
+  // nothing more and let wave 1 settle.
+  if (homeUnusable(home)) {
+    const [homeAgent, llms, ucp, card, acp, catalog] = await Promise.all([homeAgentP, llmsP, ucpP, cardP, acpP, catalogP]);
+    return assemble({
+      inputUrl, home, homePage, homeAgent, robots, llms, ucp, card, acp, catalog,
+      sitemap: notFetched(at('/sitemap.xml'), 'the homepage could not be fetched'),
+      sitemapUrl: null, sitemapDeclared: false, childSitemap: null, sitemapUrls: [], fromSitemap: [], fromHome: [],
+      pdps: [], markdown: null, mcp: null, platform: 'other', fetcher, x402,
+    });
+  }
+
+  const platform = home.res ? detectPlatform(home.res.body, home.res.headers) : 'other';
+  const crawlable = (url: string) => !isForbiddenPath(url) && robots.info.isAllowed(SCANNER_TOKEN, url);
+  const fromHome = homePage ? productUrlsFromHome(homePage, inputUrl) : [];
+
+  // R9 → R10 (→ one more index level at most): sitemap and the product URLs it lists.
+  const homeFinal = home.res ? safeUrl(home.res.url) : null;
+  const sitemapP = readSitemaps(robots.info, homeFinal ? [inputUrl, homeFinal] : [inputUrl], get, budget);
+
+  // R11–R12, and R13 as soon as PDP #1 is known.
+  let firstPdp: (p: Pdp | null) => void = () => {};
+  const firstPdpP = new Promise<Pdp | null>((resolve) => (firstPdp = resolve));
+  const pdpsP = samplePdps({ homePage, home, fromHome, sitemapP, crawlable, inputUrl, get, budget, onFirst: (p) => firstPdp(p) });
+  void pdpsP.then((pdps) => firstPdp(pdps[0] ?? null));
+  const markdownP = firstPdpP.then(async (first) => {
+    budget.release('markdown');
+    if (!first) return null;
+    const url = first.resource.ok ? first.resource.res.url : first.resource.url;
+    return get(url, { kind: 'html', ua: 'agent', accept: MARKDOWN_ACCEPT });
+  });
+
+  // R14/R15 after R5/R6 (R6b only when R6 is missing and the budget allows).
+  const wellKnownP = Promise.all([ucpP, cardP]).then(async ([ucp, card]) => {
+    let serverCard = card;
+    if (!card.ok && card.reason === 'missing' && budget.canSpare()) {
+      const alt = await get(at('/.well-known/mcp.json'), { kind: 'json', accept: 'application/json' });
+      if (alt.ok) serverCard = alt;
+    }
+    return { ucp, ucpJson: jsonOf(ucp), serverCard, serverCardJson: jsonOf(serverCard) };
+  });
+  const mcpP = wellKnownP.then(async (wk): Promise<McpProbe | null> => {
+    const found = findMcpEndpoint({
+      ucpJson: wk.ucpJson,
+      ucpUrl: finalUrl(wk.ucp),
+      serverCardJson: wk.serverCardJson,
+      serverCardUrl: finalUrl(wk.serverCard),
+      platform,
+      origin,
+    });
+    if (!found || isForbiddenPath(found.endpoint)) {
+      budget.release('mcp');
+      return null;
+    }
+    const probe = await probeMcp({ fetch: (url, o) => get(url, o) }, found.endpoint);
+    budget.release('mcp');
+    return probe;
+  });
+
+  const [homeAgent, llms, acp, catalog, wk, sm, pdps, markdown, mcp] = await Promise.all([
+    homeAgentP, llmsP, acpP, catalogP, wellKnownP, sitemapP, pdpsP, markdownP, mcpP,
+  ]);
+
+  return assemble({
+    inputUrl, home, homePage, homeAgent, robots, llms, ucp: wk.ucp, ucpJson: wk.ucpJson, card: wk.serverCard,
+    cardJson: wk.serverCardJson, acp, catalog, sitemap: sm.sitemap, sitemapUrl: sm.sitemapUrl, sitemapDeclared: sm.declared,
+    childSitemap: sm.child, sitemapUrls: sm.pageUrls, fromSitemap: sm.productUrls, fromHome,
+    pdps, markdown, mcp, platform, fetcher, x402,
+  });
+}
+
+/**
+ * architecture.md §4.1: the scan fails only when the homepage cannot be had — it timed out (even mid-body: a
+ * drip-feeding server, security.md R2), or there was no answer at all (refused, unreachable, blocked by the
+ * address guard). Any answer is scored, and so are redirect loops and refused redirect hops (findings about the
+ * store) and bodies cut at the size cap.
+ */
+export function homeUnusable(home: Resource): boolean {
+  if (home.ok) return false;
+  if (home.reason === 'timeout') return true;
+  if (home.res || home.reason === 'too-large') return false;
+  return !/redirect/i.test(home.detail);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sitemaps (R9, R10)
+
+interface SitemapResult {
+  sitemap: Resource;
+  sitemapUrl: string | null;
+  declared: boolean;
+  child: Resource | null;
+  pageUrls: string[];
+  productUrls: string[];
+}
+
+type Get = (url: string, o: FetchOptions) => Promise<Resource>;
+
+/** `stores`: the URL as typed, then the homepage's final URL; sitemap entries on either host count. */
+async function readSitemaps(robots: RobotsInfo, stores: URL[], get: Get, budget: Budget): Promise<SitemapResult> {
+  const store = stores[0];
+  const declaredUrl =
+    robots.sitemaps.map((s) => absoluteHttp(s, store)).find((s): s is string => s !== null && !isForbiddenPath(s)) ?? null;
+  const defaultUrl = new URL('/sitemap.xml', store.origin).href;
+  let sitemapUrl = declaredUrl ?? defaultUrl;
+  let declared = declaredUrl !== null;
+  let sitemap = await get(sitemapUrl, { kind: 'sitemap' });
+  budget.release('sitemap');
+  let doc = sitemapDoc(sitemap);
+
+  // §4 discovery_sitemap: "declared URL broken but a default path works" — look at the default path once.
+  if (!doc.kind && declared && sitemapUrl !== defaultUrl && budget.canSpare()) {
+    const fallback = await get(defaultUrl, { kind: 'sitemap' });
+    const fallbackDoc = sitemapDoc(fallback);
+    if (fallbackDoc.kind) {
+      sitemap = fallback;
+      sitemapUrl = defaultUrl;
+      declared = false;
+      doc = fallbackDoc;
+    }
+  }
+
+  let child: Resource | null = null;
+  let pages: SitemapDoc = doc;
+  let pagesUrl = sitemapUrl;
+  // Follow index → child, at most MAX_SITEMAP_INDEX_DEPTH documents deep (security.md R3).
+  for (let level = 1; pages.kind === 'sitemapindex' && level < MAX_SITEMAP_INDEX_DEPTH; level++) {
+    const next = pickChildSitemap(sameHostUrls(pages.locs, ...stores).filter((u) => !isForbiddenPath(u)));
+    if (!next) break;
+    if (level > 1 && !budget.canSpare()) break; // deeper than R10 is optional
+    child = await get(next, { kind: 'sitemap' });
+    if (level === 1) budget.release('childSitemap');
+    pages = sitemapDoc(child);
+    pagesUrl = next;
+  }
+  budget.release('childSitemap');
+
+  const pageUrls = pages.kind === 'urlset' ? sameHostUrls(pages.locs, ...stores) : [];
+  return {
+    sitemap,
+    sitemapUrl,
+    declared,
+    child,
+    pageUrls,
+    productUrls: productUrlsFromSitemap(pageUrls, pagesUrl),
+  };
+}
+
+function sitemapDoc(r: Resource): SitemapDoc {
+  const body = r.ok ? r.res.body : r.reason === 'too-large' ? (r.res?.body ?? '') : '';
+  return parseSitemap(body);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Product pages (R11–R12)
+
+interface PdpContext {
+  homePage: PageFacts | null;
+  home: Resource;
+  fromHome: string[];
+  sitemapP: Promise<SitemapResult>;
+  crawlable(url: string): boolean;
+  inputUrl: URL;
+  get: Get;
+  budget: Budget;
+  onFirst(p: Pdp): void;
+}
+
+/** §2: the homepage itself when it carries a Product, then home candidates, then sitemap candidates. */
+async function samplePdps(c: PdpContext): Promise<Pdp[]> {
+  const pdps: Pdp[] = [];
+  const tried = new Set<string>();
+  let attempts = 0;
+
+  if (c.homePage && c.home.res && isProductPage(c.homePage)) {
+    pdps.push({ resource: c.home, page: c.homePage, product: extractProduct(c.homePage), foundVia: 'self' });
+    c.onFirst(pdps[0]);
+    tried.add(c.homePage.url);
+    c.budget.release('pdps', 1);
+  }
+
+  const tryFrom = async (candidates: string[], via: 'home' | 'sitemap') => {
+    const queue = candidates.filter((u) => !tried.has(u) && c.crawlable(u));
+    while (pdps.length < PDP_SAMPLE && queue.length > 0 && attempts < MAX_PDP_ATTEMPTS) {
+      const need = PDP_SAMPLE - pdps.length;
+      // The reserved PDP slots are always available; retries after a miss are optional requests.
+      const reserved = Math.min(need, Math.max(0, PDP_SAMPLE - attempts));
+      let extra = need - reserved;
+      while (extra > 0 && !c.budget.canSpare(extra)) extra--;
+      const affordable = reserved + extra;
+      if (affordable === 0) break;
+      const batch = queue.splice(0, affordable);
+      attempts += batch.length;
+      for (const u of batch) tried.add(u);
+      const resources = await Promise.all(
+        batch.map(async (url) => {
+          const resource = await c.get(url, { kind: 'html', accept: HTML_ACCEPT });
+          c.budget.release('pdps', 1);
+          return resource;
+        }),
+      );
+      // Parsed only once the whole batch has arrived: a parse blocks the event loop and would inflate the
+      // response time measured for a sibling still in flight (access_response_time).
+      const pages = resources.map((resource) => {
+        const page = pageOf(resource);
+        return { resource, page, isPdp: page !== null && resource.res !== undefined && resource.res.status < 400 && isProductPage(page) };
+      });
+      for (const p of pages) {
+        if (p.isPdp && pdps.length < PDP_SAMPLE && p.page) {
+          if (pdps.some((d) => d.page?.url === p.page?.url)) continue; // two links redirecting to one page
+          pdps.push({ resource: p.resource, page: p.page, product: extractProduct(p.page), foundVia: via });
+          if (pdps.length === 1) c.onFirst(pdps[0]);
+        }
+      }
+    }
+  };
+
+  await tryFrom(c.fromHome, 'home');
+  if (pdps.length < PDP_SAMPLE) {
+    const sm = await c.sitemapP;
+    const base = c.homePage ? safeUrl(c.homePage.url) ?? c.inputUrl : c.inputUrl;
+    await tryFrom(cleanCandidates(sm.productUrls, base, c.inputUrl), 'sitemap');
+  }
+  c.budget.release('pdps');
+  return pdps;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parsing helpers
+
+/** The page facts of any answer that carries a body (an error page still has a title and markers). */
+function pageOf(r: Resource): PageFacts | null {
+  const res = r.res;
+  if (!res) return null;
+  if (res.contentType !== '' && !/html|xml|text\/plain/.test(res.contentType)) return null;
+  return parsePage(res.body, res.url, { status: res.status, headers: res.headers, truncated: !r.ok && r.reason === 'too-large' });
+}
+
+/** A well-known JSON document: parsed when the answer was 2xx; invalid or too deep JSON gives null. */
+function jsonOf(r: Resource): unknown | null {
+  if (!r.ok) return null;
+  const parsed = parseJsonLimited(r.res.body);
+  return parsed === undefined ? null : parsed;
+}
+
+function finalUrl(r: Resource): string {
+  return r.ok ? r.res.url : (r.res?.url ?? r.url);
+}
+
+function notFetched(url: string, detail: string): Resource {
+  return { ok: false, reason: 'not-fetched', detail, url };
+}
+
+function absoluteHttp(raw: string, base: URL): string | null {
+  try {
+    const u = new URL(raw, base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function safeUrl(s: string): URL | null {
+  try {
+    return new URL(s);
+  } catch {
+    return null;
+  }
+}
+
+// §8 x402: a 402 answer that states payment requirements (headers of x402 v2, or the v1 JSON body).
+function isX402(res: NonNullable<Resource['res']>): boolean {
+  if (res.status !== 402) return false;
+  const h = res.headers;
+  return Boolean(h['payment-required'] || h['x-payment'] || h['x-payment-required'] || /"x402Version"/.test(res.body.slice(0, 4096)));
+}
+
+interface AssembleInput {
+  inputUrl: URL;
+  home: Resource;
+  homePage: PageFacts | null;
+  homeAgent: Resource;
+  robots: { resource: Resource; info: RobotsInfo };
+  llms: Resource;
+  ucp: Resource;
+  ucpJson?: unknown | null;
+  card: Resource;
+  cardJson?: unknown | null;
+  acp: Resource;
+  catalog: Resource;
+  sitemap: Resource;
+  sitemapUrl: string | null;
+  sitemapDeclared: boolean;
+  childSitemap: Resource | null;
+  sitemapUrls: string[];
+  fromSitemap: string[];
+  fromHome: string[];
+  pdps: Pdp[];
+  markdown: Resource | null;
+  mcp: McpProbe | null;
+  platform: Artifacts['platform'];
+  fetcher: Fetcher;
+  x402: boolean;
+}
+
+function assemble(a: AssembleInput): Artifacts {
+  // The agent-UA homepage is usually byte-identical to R1: reuse the parse instead of parsing 2 MB twice.
+  const sameBody = a.homeAgent.res && a.home.res && a.homeAgent.res.body === a.home.res.body && a.homeAgent.res.url === a.home.res.url;
+  const homeAgentPage = sameBody ? a.homePage : pageOf(a.homeAgent);
+  return {
+    inputUrl: a.inputUrl.href,
+    origin: a.inputUrl.origin,
+    home: a.home,
+    homePage: a.homePage,
+    homeAgent: a.homeAgent,
+    homeAgentPage,
+    robotsTxt: a.robots.resource,
+    robots: a.robots.info,
+    llmsTxt: a.llms,
+    ucp: a.ucp,
+    ucpJson: a.ucpJson !== undefined ? a.ucpJson : jsonOf(a.ucp),
+    serverCard: a.card,
+    serverCardJson: a.cardJson !== undefined ? a.cardJson : jsonOf(a.card),
+    acp: a.acp,
+    acpJson: jsonOf(a.acp),
+    apiCatalog: a.catalog,
+    apiCatalogJson: jsonOf(a.catalog),
+    sitemap: a.sitemap,
+    sitemapUrl: a.sitemapUrl,
+    sitemapDeclared: a.sitemapDeclared,
+    childSitemap: a.childSitemap,
+    sitemapUrls: a.sitemapUrls,
+    productUrlsFromSitemap: a.fromSitemap,
+    productUrlsFromHome: a.fromHome,
+    pdps: a.pdps,
+    pdpAgentMarkdown: a.markdown,
+    mcp: a.mcp,
+    platform: a.platform,
+    fetchLog: a.fetcher.log.map((e) => ({ url: e.url, status: e.status, ms: Math.round(e.ms), outcome: e.outcome })),
+    x402: a.x402,
+  };
+}

@@ -1,0 +1,137 @@
+// runScan: one audit of one store, from a raw URL to a scored AuditResult (design/architecture.md §4.1 step 5).
+// No storage, no HTTP server: used by the scan_store tool and by the CLI. Only a homepage that cannot be had at
+// all fails the scan (SCAN_TIMEOUT, STORE_UNREACHABLE, INVALID_URL); every other failure is a scored finding.
+import { performance } from 'node:perf_hooks';
+import type { AuditResult } from '../schemas/scan-result.js';
+import { AppError } from '../server/errors.js';
+import type { ProductFacts, Resource } from './artifacts.js';
+import { createFetcher, type LookupFunction } from './fetch.js';
+import { gather, homeUnusable } from './gather.js';
+import { RUBRIC_VERSION } from './pillars.js';
+import { protocolFlags } from './protocols.js';
+import { runChecks } from './registry.js';
+import { score } from './score.js';
+import { hostIdentity, normaliseScanUrl, targetRefusal } from './url.js';
+
+export interface ScanLogger {
+  warn(obj: unknown, msg?: string): void;
+}
+
+export interface ScanOptions {
+  allowPrivate: boolean; // SCAN_ALLOW_PRIVATE
+  maxRequests: number; // SCAN_MAX_REQUESTS
+  timeoutMs: number; // SCAN_TIMEOUT_MS: the whole scan, homepage included
+  baseUrl: string; // BASE_URL, named in the scanner's user agents
+  signal?: AbortSignal; // the caller went away
+  lookup?: LookupFunction; // injected DNS (tests)
+  allowIPAddressList?: string[]; // tests: allow exactly these addresses, judge everything else as in production
+  allowedPorts?: number[] | 'any';
+  requestTimeoutMs?: number;
+  log?: ScanLogger;
+}
+
+export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditResult> {
+  throwIfAborted(opts.signal);
+  const url = normaliseTarget(rawUrl, opts);
+  const started = performance.now();
+  const scannedAt = new Date();
+  const fetcher = createFetcher({
+    allowPrivate: opts.allowPrivate,
+    allowIPAddressList: opts.allowIPAddressList,
+    allowedPorts: opts.allowedPorts ?? (opts.allowIPAddressList?.length && !opts.allowPrivate ? 'any' : undefined),
+    maxRequests: opts.maxRequests,
+    deadlineMs: opts.timeoutMs,
+    requestTimeoutMs: requestTimeout(opts),
+    signal: opts.signal,
+    lookup: opts.lookup,
+    baseUrl: opts.baseUrl,
+  });
+
+  const artifacts = await gather(url, fetcher, { baseUrl: opts.baseUrl, maxRequests: opts.maxRequests });
+  throwIfAborted(opts.signal);
+  assertHomeUsable(artifacts.home, fetcher.deadlineHit, opts);
+
+  const results = runChecks(artifacts, (id, err) =>
+    opts.log?.warn({ check: id, err: err instanceof Error ? err.message : String(err) }, 'check threw; scored as fail'),
+  );
+  const scored = score(results);
+  return {
+    host: hostIdentity(url),
+    url: url.href,
+    scanned_at: scannedAt.toISOString(),
+    rubric_version: RUBRIC_VERSION,
+    score: scored.score,
+    grade: scored.grade,
+    capped: scored.capped,
+    cap_reason: scored.cap_reason,
+    pillars: scored.pillars,
+    top_fixes: scored.top_fixes,
+    protocols: protocolFlags(artifacts, results),
+    products: artifacts.pdps.flatMap((p) => (p.product ? [productSeen(p.product)] : [])),
+    fetched: artifacts.fetchLog.map((e) => ({ url: e.url, status: e.status, ms: Math.max(0, Math.round(e.ms)), outcome: e.outcome })),
+    duration_ms: Math.max(0, Math.round(performance.now() - started)),
+  };
+}
+
+// The user's URL under the production rules; a test allowlist (allowIPAddressList) admits exactly those
+// addresses on any port and judges everything else as in production (security.md harness rules).
+function normaliseTarget(rawUrl: string, opts: ScanOptions): URL {
+  if (opts.allowPrivate || !opts.allowIPAddressList?.length) return normaliseScanUrl(rawUrl, { allowPrivate: opts.allowPrivate });
+  const url = normaliseScanUrl(rawUrl, { allowPrivate: true });
+  const why = targetRefusal(url, { allowPrivate: false, allowedPorts: opts.allowedPorts ?? 'any', allowIPAddressList: opts.allowIPAddressList });
+  if (why) throw new AppError('INVALID_URL', `${why}.`);
+  return url;
+}
+
+/** Maps an unusable homepage (gather.ts homeUnusable) to the error the caller gets. */
+function assertHomeUsable(home: Resource, deadlineHit: boolean, opts: ScanOptions): void {
+  if (!homeUnusable(home) || home.ok) return;
+  if (home.reason === 'timeout' || (deadlineHit && home.reason !== 'blocked')) {
+    const limitMs = deadlineHit ? opts.timeoutMs : requestTimeout(opts);
+    throw new AppError(
+      'SCAN_TIMEOUT',
+      `The store did not answer within ${Math.round(limitMs / 100) / 10} seconds. Check that the homepage loads for anonymous visitors, then scan again.`,
+    );
+  }
+  if (home.reason === 'blocked') {
+    const privateTarget = /not public|resolves to|loopback|private|reserved|linkLocal|unspecified|uniqueLocal/i.test(home.detail);
+    throw new AppError(
+      'INVALID_URL',
+      privateTarget
+        ? "The store's address resolves to a private or reserved network; only public stores can be scanned."
+        : `The store's address was refused: ${home.detail.slice(0, 200)}`,
+    );
+  }
+  throw new AppError(
+    'STORE_UNREACHABLE',
+    `The store could not be reached (${home.detail.slice(0, 120)}). Check the address and that the site is online.`,
+  );
+}
+
+const requestTimeout = (opts: ScanOptions) => opts.requestTimeoutMs ?? Math.min(10_000, opts.timeoutMs);
+
+function productSeen(p: ProductFacts): AuditResult['products'][number] {
+  return {
+    url: p.url,
+    markup: p.markup,
+    name: p.name,
+    price: p.price,
+    currency: p.currency,
+    availability: p.availability,
+    brand: p.brand,
+    gtin: p.gtin,
+    mpn: p.mpn,
+    sku: p.sku,
+    image: p.images && p.images.value.length > 0 ? { value: p.images.value[0], source: p.images.source } : null,
+    attributes: p.attributes,
+  };
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (!signal?.aborted) return;
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') throw reason;
+  const err = new Error(reason instanceof Error ? reason.message : 'The scan was aborted.');
+  err.name = 'AbortError';
+  throw err;
+}

@@ -1,0 +1,219 @@
+// The storefront MCP probe (design/checks.md R14/R15): find the endpoint the store declares, then POST JSON-RPC
+// `initialize` and `tools/list` — read-only metadata, never `tools/call` (§1.6). Answers may be JSON or an SSE
+// stream (Streamable HTTP). Also the depth-limited JSON reader used for every JSON document of a scan.
+import type { McpProbe, Resource } from './artifacts.js';
+import type { Fetcher } from './fetch.js';
+
+export const MCP_PROTOCOL_VERSION = '2025-06-18';
+export const MAX_JSON_DEPTH = 64;
+const MAX_TOOLS = 500;
+const MCP_ACCEPT = 'application/json, text/event-stream';
+
+/**
+ * JSON.parse behind a linear pre-scan that refuses nesting deeper than `maxDepth` (security.md R5), so a hostile
+ * `[[[[…]]]]` costs one pass instead of a deep recursive parse. Returns undefined for invalid or too-deep JSON.
+ */
+export function parseJsonLimited(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  if (typeof text !== 'string' || text.length === 0) return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > maxDepth) return undefined;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    return undefined;
+  }
+}
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+
+export interface McpEndpointSources {
+  ucpJson: unknown;
+  ucpUrl: string; // the document URL, to resolve relative endpoints
+  serverCardJson: unknown;
+  serverCardUrl: string;
+  platform: string;
+  origin: string;
+}
+
+/**
+ * R14's target, in the order of §2: the UCP profile's MCP binding (2026-01 `{mcp: {endpoint}}` object shape or
+ * 2026-04 `[{transport: "mcp", endpoint}]` array shape), else the server card (`remotes[].url`,
+ * `transport.endpoint`, `url`, `endpoints`), else `/api/mcp` on Shopify. http(s) only.
+ */
+export function findMcpEndpoint(s: McpEndpointSources): { endpoint: string; source: 'ucp' | 'server-card' | 'platform' } | null {
+  const fromUcp = absolute(ucpMcpEndpoint(s.ucpJson), s.ucpUrl);
+  if (fromUcp) return { endpoint: fromUcp, source: 'ucp' };
+  const fromCard = absolute(serverCardEndpoint(s.serverCardJson), s.serverCardUrl);
+  if (fromCard) return { endpoint: fromCard, source: 'server-card' };
+  if (s.platform === 'shopify') return { endpoint: new URL('/api/mcp', s.origin).href, source: 'platform' };
+  return null;
+}
+
+export function ucpMcpEndpoint(doc: unknown): string | null {
+  if (!isObj(doc)) return null;
+  const ucp = isObj(doc.ucp) ? doc.ucp : doc;
+  const services = ucp.services;
+  const bindingsOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
+  const candidates: unknown[] = [];
+  if (isObj(services)) {
+    candidates.push(...bindingsOf(services['dev.ucp.shopping']));
+    for (const [name, v] of Object.entries(services)) if (name !== 'dev.ucp.shopping') candidates.push(...bindingsOf(v));
+  } else if (Array.isArray(services)) {
+    candidates.push(...services);
+  }
+  for (const b of candidates.slice(0, 100)) {
+    if (!isObj(b)) continue;
+    if (isObj(b.mcp)) {
+      const e = str(b.mcp.endpoint) ?? str(b.mcp.url);
+      if (e) return e;
+    }
+    if (typeof b.transport === 'string' && b.transport.toLowerCase() === 'mcp') {
+      const e = str(b.endpoint) ?? str(b.url);
+      if (e) return e;
+    }
+  }
+  return null;
+}
+
+export function serverCardEndpoint(doc: unknown): string | null {
+  if (!isObj(doc)) return null;
+  if (Array.isArray(doc.remotes)) {
+    const remotes = doc.remotes.filter(isObj).slice(0, 50);
+    const preferred = remotes.find((r) => /streamable|http/i.test(String(r.type ?? r.transport_type ?? '')) && str(r.url));
+    const any = preferred ?? remotes.find((r) => str(r.url));
+    if (any) return str(any.url);
+  }
+  if (isObj(doc.transport)) {
+    const e = str(doc.transport.endpoint) ?? str(doc.transport.url);
+    if (e) return e;
+  }
+  const direct = str(doc.url) ?? str(doc.endpoint);
+  if (direct) return direct;
+  const endpoints = doc.endpoints;
+  if (typeof endpoints === 'string') return str(endpoints);
+  if (Array.isArray(endpoints)) {
+    for (const e of endpoints.slice(0, 50)) {
+      const v = typeof e === 'string' ? str(e) : isObj(e) ? str(e.url) ?? str(e.endpoint) : null;
+      if (v) return v;
+    }
+  } else if (isObj(endpoints)) {
+    for (const v of Object.values(endpoints).slice(0, 50)) {
+      const s = typeof v === 'string' ? str(v) : isObj(v) ? str(v.url) ?? str(v.endpoint) : null;
+      if (s) return s;
+    }
+  }
+  return null;
+}
+
+function absolute(endpoint: string | null, base: string): string | null {
+  if (!endpoint) return null;
+  try {
+    const u = new URL(endpoint, base);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    u.hash = '';
+    return u.href;
+  } catch {
+    return null;
+  }
+}
+
+/** R14 + R15. `tools/list` is only sent when `initialize` produced a JSON-RPC result. */
+export async function probeMcp(fetcher: Pick<Fetcher, 'fetch'>, endpoint: string, opts: { clientName?: string; clientVersion?: string } = {}): Promise<McpProbe> {
+  const initialize = await post(fetcher, endpoint, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: MCP_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: opts.clientName ?? 'store-readiness-scanner', version: opts.clientVersion ?? '1.0.0' },
+    },
+  });
+  const probe: McpProbe = { endpoint, initialize, initializeResult: null, jsonRpcError: null, toolsList: null, tools: [] };
+  const init = readRpc(initialize, 1);
+  if (init.error) probe.jsonRpcError = init.error;
+  if (!isObj(init.result)) return probe;
+  const serverInfo = isObj(init.result.serverInfo) ? init.result.serverInfo : {};
+  probe.initializeResult = {
+    protocolVersion: str(init.result.protocolVersion) ?? undefined,
+    serverName: str(serverInfo.name) ?? undefined,
+  };
+
+  const headers: Record<string, string> = { 'mcp-protocol-version': probe.initializeResult.protocolVersion ?? MCP_PROTOCOL_VERSION };
+  const session = initialize.res?.headers['mcp-session-id'];
+  if (session && /^[\x21-\x7e]{1,200}$/.test(session)) headers['mcp-session-id'] = session;
+  probe.toolsList = await post(fetcher, endpoint, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, headers);
+  const list = readRpc(probe.toolsList, 2);
+  if (list.error && !probe.jsonRpcError) probe.jsonRpcError = list.error;
+  if (isObj(list.result) && Array.isArray(list.result.tools)) {
+    for (const t of list.result.tools.slice(0, MAX_TOOLS)) {
+      const name = isObj(t) ? str(t.name) : null;
+      if (name) probe.tools.push(name.slice(0, 200));
+    }
+  }
+  return probe;
+}
+
+function post(fetcher: Pick<Fetcher, 'fetch'>, url: string, message: unknown, headers: Record<string, string> = {}): Promise<Resource> {
+  return fetcher.fetch(url, {
+    kind: 'json',
+    method: 'POST',
+    accept: MCP_ACCEPT,
+    body: JSON.stringify(message),
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+/** The JSON-RPC response with the given id from a JSON body or from the `data:` lines of an SSE stream. */
+export function readRpc(resource: Resource, id: number): { result?: unknown; error?: string } {
+  const res = resource.res;
+  if (!res || !res.body) return {};
+  const messages = res.contentType === 'text/event-stream' || /^\s*(?:event|data|id|retry):/.test(res.body.slice(0, 200))
+    ? sseMessages(res.body)
+    : [parseJsonLimited(res.body)];
+  let fallback: { result?: unknown; error?: string } = {};
+  for (const m of messages) {
+    for (const msg of Array.isArray(m) ? m : [m]) {
+      if (!isObj(msg)) continue;
+      const out: { result?: unknown; error?: string } = {};
+      if ('result' in msg) out.result = msg.result;
+      if (isObj(msg.error)) out.error = `${String(msg.error.code ?? '')} ${String(msg.error.message ?? '')}`.trim().slice(0, 300);
+      if (!('result' in out) && !out.error) continue;
+      if (msg.id === id) return out;
+      if (!('result' in fallback) && !fallback.error) fallback = out;
+    }
+  }
+  return fallback;
+}
+
+/** Each SSE event's data lines joined by "\n" and parsed as JSON (events whose data is not JSON are skipped). */
+export function sseMessages(body: string): unknown[] {
+  const out: unknown[] = [];
+  let data: string[] = [];
+  const flush = () => {
+    if (data.length > 0) {
+      const parsed = parseJsonLimited(data.join('\n'));
+      if (parsed !== undefined) out.push(parsed);
+      data = [];
+    }
+  };
+  for (const line of body.split(/\r\n|\r|\n/)) {
+    if (line === '') flush();
+    else if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
+    if (out.length >= 50) break;
+  }
+  flush();
+  return out;
+}

@@ -1,0 +1,740 @@
+// What a shopping agent can learn about the product on a page, and from where: the richest Product entity
+// (JSON-LD, then microdata, then RDFa), then OpenGraph / meta tags, then the visible text, each fact with its source.
+// Reads PageFacts only (no DOM, no network); every regex is linear and runs on capped text.
+import type { Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } from './artifacts.js';
+import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from './structured-data.js';
+
+export const PRODUCT_TYPES: ReadonlySet<string> = new Set([
+  'Product', 'ProductGroup', 'ProductModel', 'IndividualProduct', 'SomeProducts', 'Vehicle', 'Car', 'Motorcycle',
+  'MotorizedBicycle', 'BusOrCoach', 'DietarySupplement',
+]);
+// Not Product subtypes, but sold like products: they count when they carry an offer.
+const OFFERED_TYPES: ReadonlySet<string> = new Set(['Book', 'Game', 'MusicAlbum', 'Movie', 'SoftwareApplication', 'VideoGame']);
+const OFFER_TYPES: ReadonlySet<string> = new Set(['Offer', 'AggregateOffer']);
+const BRAND_TYPES: ReadonlySet<string> = new Set([
+  'Brand', 'Organization', 'Corporation', 'OnlineStore', 'OnlineBusiness', 'LocalBusiness', 'Store',
+]);
+const ATTRIBUTE_PROPS = ['color', 'size', 'material', 'pattern', 'category', 'additionalProperty', 'variesBy'];
+const SOURCE_ORDER: readonly Entity['source'][] = ['json-ld', 'microdata', 'rdfa'];
+const HTML_WINDOW = 6_000; // characters of visible text after the product title searched for price and stock
+
+// ---------------------------------------------------------------------------------------------------------------
+// Entry points
+
+/** design/checks.md §2: a page is a PDP once it carries Product markup or og:type=product (or OG price tags). */
+export function isProductPage(page: PageFacts): boolean {
+  return page.entities.some(isProductEntity) || ogProduct(page.meta) || metaPrice(page.meta) !== null;
+}
+
+/**
+ * Product facts with their sources, or null when the page shows no product: no Product markup, no OG product
+ * tags, and not even a titled page with a visible price and a buy control (then `markup` is 'none').
+ */
+export function extractProduct(page: PageFacts): ProductFacts | null {
+  const choice = chooseProduct(page.entities);
+  const markupSignal = choice !== null || ogProduct(page.meta) || metaPrice(page.meta) !== null;
+  const readings: Reading[] = [];
+  if (choice) {
+    readings.push(entityReading(choice.entity, choice.members, page));
+    for (const other of secondaryProducts(page.entities, choice)) readings.push(entityReading(other, [other], page));
+  }
+  readings.push(metaReading(page), plainMetaReading(page));
+  const html = htmlReading(page, readings);
+  if (!markupSignal && !html.productSignal) return null;
+  readings.push(html.reading);
+  return assemble(page, readings, choice);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Choosing the product entity
+
+interface Choice {
+  entity: Entity;
+  members: Entity[]; // the entity plus its variants (hasVariant, or same-name siblings: one node per variant)
+  offers: Entity[];
+}
+
+function isProductEntity(e: Entity): boolean {
+  return hasType(e, PRODUCT_TYPES) || (hasType(e, OFFERED_TYPES) && propEntities(e, 'offers').length > 0);
+}
+
+/** How much an agent learns from the entity (a group counts what its variants add). */
+function richness(e: Entity): number {
+  const members = [e, ...propEntities(e, 'hasVariant')];
+  const fields = ['name', 'image', 'description', 'brand', 'sku', 'gtin13', 'gtin', 'mpn', 'aggregateRating'];
+  let score = fields.filter((f) => members.some((m) => propValues(m, f).length > 0)).length;
+  const offers = members.flatMap(offersOf);
+  if (offers.length > 0) score += 2;
+  if (offers.some((o) => priceCandidates(o).length > 0)) score += 2;
+  if (propEntities(e, 'hasVariant').length > 0) score += 2;
+  return score;
+}
+
+/** JSON-LD first, then microdata, then RDFa; within a source the richest entity (earliest on ties). */
+function chooseProduct(entities: readonly Entity[]): Choice | null {
+  for (const source of SOURCE_ORDER) {
+    let candidates = entities.filter(
+      (e) => e.source === source && isProductEntity(e) && (firstString(e, 'name') !== null || offersOf(e).length > 0),
+    );
+    if (candidates.length === 0) continue;
+    // A ProductGroup's variants are read through the group, never instead of it.
+    const variants = new Set(candidates.flatMap((c) => propEntities(c, 'hasVariant')));
+    const groups = candidates.filter((c) => !variants.has(c));
+    if (groups.length > 0) candidates = groups;
+    let best = candidates[0];
+    let bestScore = richness(best);
+    for (const c of candidates.slice(1)) {
+      const s = richness(c);
+      if (s > bestScore) [best, bestScore] = [c, s];
+    }
+    const members = groupMembers(best, candidates);
+    return { entity: best, members, offers: members.flatMap(offersOf) };
+  }
+  return null;
+}
+
+/** A ProductGroup's variants, or sibling Product nodes with the same name (stores emit one node per variant). */
+function groupMembers(best: Entity, candidates: readonly Entity[]): Entity[] {
+  const variants = propEntities(best, 'hasVariant').filter(isProductEntity);
+  if (variants.length > 0) return offersOf(best).length > 0 ? [best] : [best, ...variants];
+  const name = normName(firstString(best, 'name'));
+  if (name === '') return [best];
+  return [best, ...candidates.filter((c) => c !== best && normName(firstString(c, 'name')) === name)];
+}
+
+/** Other sources' product entity for the same product (e.g. microdata next to a thinner JSON-LD block). */
+function secondaryProducts(entities: readonly Entity[], choice: Choice): Entity[] {
+  const name = normName(firstString(choice.entity, 'name'));
+  const out: Entity[] = [];
+  for (const source of SOURCE_ORDER) {
+    if (source === choice.entity.source) continue;
+    const same = entities.filter((e) => e.source === source && isProductEntity(e) && namesMatch(name, normName(firstString(e, 'name'))));
+    if (same.length > 0) out.push(same.reduce((a, b) => (richness(b) > richness(a) ? b : a)));
+  }
+  return out;
+}
+
+function normName(s: string | null): string {
+  return collapse(s ?? '').toLowerCase();
+}
+
+function namesMatch(a: string, b: string): boolean {
+  if (a === '' || b === '') return false;
+  return a === b || (a.length >= 8 && b.includes(a)) || (b.length >= 8 && a.includes(b));
+}
+
+function offersOf(e: Entity): Entity[] {
+  const out: Entity[] = [];
+  for (const o of propEntities(e, 'offers')) {
+    out.push(o);
+    for (const inner of propEntities(o, 'offers')) out.push(inner); // AggregateOffer.offers
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Readings: what one source says; assemble() takes each fact from the first reading that has it
+
+interface Reading {
+  source: FactSource;
+  name?: string;
+  description?: string;
+  images?: string[];
+  price?: { value: number; text: string; currency: string | null };
+  currency?: string;
+  availability?: string;
+  brand?: { value: string; isEntity: boolean };
+  gtin?: string;
+  mpn?: string;
+  sku?: string;
+}
+
+function entityReading(e: Entity, members: readonly Entity[], page: PageFacts): Reading {
+  const offers = members.flatMap(offersOf);
+  const r: Reading = { source: e.source };
+  r.name = cleanText(firstString(e, 'name'), 500);
+  r.description = cleanText(stripTags(firstString(e, 'description')), 5_000);
+  const images = imageUrls(members.flatMap((m) => propValues(m, 'image')).slice(0, 200), page.url);
+  if (images.length > 0) r.images = images;
+  r.price = cheapestOffer([...offers, ...members]);
+  r.currency = firstOf(offers, 'priceCurrency') ?? firstOfSpecs(offers, 'priceCurrency') ?? firstOf(members, 'priceCurrency') ?? undefined;
+  r.availability = bestAvailability([...offers.flatMap((o) => propStrings(o, 'availability')), ...members.flatMap((m) => propStrings(m, 'availability'))]);
+  r.brand = brandOf(members);
+  r.gtin = gtinOf(members, offers);
+  r.mpn = firstOf(members, 'mpn') ?? firstOf(offers, 'mpn') ?? undefined;
+  r.sku = firstOf(members, 'sku') ?? firstOf(offers, 'sku') ?? undefined;
+  return r;
+}
+
+function firstOf(entities: readonly Entity[], prop: string): string | null {
+  for (const e of entities) {
+    const v = firstString(e, prop);
+    if (v !== null) return v;
+  }
+  return null;
+}
+
+function firstOfSpecs(offers: readonly Entity[], prop: string): string | null {
+  return firstOf(offers.flatMap((o) => propEntities(o, 'priceSpecification')), prop);
+}
+
+/** Each offer's selling price: price, lowPrice, or a priceSpecification that is not a list/strike-through price. */
+function priceCandidates(o: Entity): { text: string; currency: string | null }[] {
+  const currency = firstString(o, 'priceCurrency');
+  const out: { text: string; currency: string | null }[] = [];
+  for (const prop of ['price', 'lowPrice']) {
+    for (const text of propStrings(o, prop)) out.push({ text, currency });
+  }
+  if (out.length > 0) return out;
+  for (const spec of propEntities(o, 'priceSpecification')) {
+    const kind = (firstString(spec, 'priceType') ?? '').toLowerCase();
+    if (/listprice|strikethrough|msrp|srp/.test(kind)) continue;
+    for (const text of [...propStrings(spec, 'price'), ...propStrings(spec, 'minPrice')]) {
+      out.push({ text, currency: firstString(spec, 'priceCurrency') ?? currency });
+    }
+  }
+  return out;
+}
+
+/** The lowest positive price over all offers (a sale offer next to a list-price offer, variant ranges). */
+function cheapestOffer(offers: readonly Entity[]): Reading['price'] {
+  let best: Reading['price'];
+  let zero: Reading['price'];
+  let unreadable: Reading['price']; // "Call for price": kept as priceText only
+  for (const o of offers) {
+    for (const c of priceCandidates(o)) {
+      const value = parseStructuredPrice(c.text);
+      if (value === null) unreadable ??= { value: Number.NaN, text: c.text, currency: c.currency };
+      else if (value === 0) zero ??= { value: 0, text: c.text, currency: c.currency };
+      else if (best === undefined || value < best.value) best = { value, text: c.text, currency: c.currency };
+    }
+  }
+  return best ?? zero ?? unreadable;
+}
+
+function brandOf(members: readonly Entity[]): Reading['brand'] {
+  for (const m of members) {
+    for (const v of propValues(m, 'brand')) {
+      if (typeof v === 'string') {
+        const s = cleanBrand(v);
+        if (s) return { value: s, isEntity: false };
+      } else {
+        const name = cleanBrand(firstString(v, 'name') ?? '');
+        if (name) return { value: name, isEntity: hasType(v, BRAND_TYPES) };
+      }
+    }
+  }
+  return undefined;
+}
+
+// "Ver mais artigos da Marca: Panasonic": a label sentence around the brand; an agent reads the part after the colon.
+function cleanBrand(raw: string): string | undefined {
+  let s = collapse(raw);
+  if (s.length > 25 && s.includes(':')) s = s.slice(s.lastIndexOf(':') + 1).trim();
+  return s !== '' && s.length <= 100 ? s : undefined;
+}
+
+const GTIN_PROPS = ['gtin', 'gtin13', 'gtin12', 'gtin14', 'gtin8', 'isbn'];
+
+function gtinOf(members: readonly Entity[], offers: readonly Entity[]): string | undefined {
+  for (const group of [members, offers]) {
+    for (const prop of GTIN_PROPS) {
+      const v = firstOf(group, prop);
+      if (v !== null) return v;
+    }
+  }
+  // productID / identifier holding a bare, check-digit-valid GTIN ("identifier": "8592733020681").
+  for (const m of members) {
+    for (const v of [...propValues(m, 'productID'), ...propValues(m, 'identifier')]) {
+      const text = typeof v === 'string' ? v : identifierValue(v);
+      const bare = text?.replace(/^(?:gtin\d*|ean|upc|isbn):/i, '');
+      if (bare && gtinValid(bare)) return bare;
+    }
+  }
+  return undefined;
+}
+
+function identifierValue(e: Entity): string | null {
+  const kind = (firstString(e, 'propertyID') ?? '').toLowerCase();
+  return /gtin|ean|upc|isbn/.test(kind) ? firstString(e, 'value') : null;
+}
+
+function imageUrls(values: readonly EntityValue[], pageUrl: string): string[] {
+  const out: string[] = [];
+  for (const v of values) {
+    const raw = typeof v === 'string' ? v : (firstString(v, 'contentUrl') ?? firstString(v, 'url'));
+    const abs = raw ? httpUrl(raw, pageUrl) : null;
+    if (abs && !out.includes(abs)) out.push(abs);
+  }
+  return out;
+}
+
+function httpUrl(raw: string, base: string): string | null {
+  const abs = resolveUrl(raw, resolveUrl(base, null));
+  return abs !== null && /^https?:\/\//.test(abs) ? abs : null;
+}
+
+function metaFirst(meta: Record<string, string[]>, ...keys: string[]): string | null {
+  for (const k of keys) for (const v of meta[k] ?? []) if (v.trim() !== '') return v.trim();
+  return null;
+}
+
+function ogProduct(meta: Record<string, string[]>): boolean {
+  return (meta['og:type'] ?? []).some((t) => /^(?:[\w-]+:)?product(?:\.item|\.group)?$/i.test(t.trim()));
+}
+
+function metaPrice(meta: Record<string, string[]>): string | null {
+  return metaFirst(meta, 'product:price:amount', 'og:price:amount', 'product:sale_price:amount');
+}
+
+/** OpenGraph product tags (source opengraph), then plain meta tags such as description and Twitter labels. */
+function metaReading(page: PageFacts): Reading {
+  const m = page.meta;
+  const r: Reading = { source: 'opengraph' };
+  r.name = cleanText(metaFirst(m, 'og:title'), 500);
+  r.description = cleanText(metaFirst(m, 'og:description'), 5_000);
+  const images = imageUrls(['og:image', 'og:image:secure_url', 'og:image:url'].flatMap((k) => m[k] ?? []), page.url);
+  if (images.length > 0) r.images = images;
+  const amount = metaPrice(m);
+  if (amount !== null) {
+    const value = parseStructuredPrice(amount);
+    r.price = { value: value ?? Number.NaN, text: amount, currency: metaFirst(m, 'product:price:currency', 'og:price:currency', 'product:sale_price:currency') };
+  }
+  r.currency = metaFirst(m, 'product:price:currency', 'og:price:currency') ?? undefined;
+  r.availability = metaFirst(m, 'product:availability', 'og:availability') ?? undefined;
+  const brand = metaFirst(m, 'product:brand', 'og:brand');
+  if (brand) r.brand = { value: brand, isEntity: false };
+  r.gtin = metaFirst(m, 'product:gtin', 'product:ean', 'product:upc', 'product:isbn', 'og:upc', 'og:ean', 'book:isbn') ?? undefined;
+  r.mpn = metaFirst(m, 'product:mfr_part_no') ?? undefined;
+  r.sku = metaFirst(m, 'product:retailer_item_id', 'product:sku', 'og:sku') ?? undefined;
+  return r;
+}
+
+/** Facts that are in plain meta tags only (source meta): description, Twitter's "Price" label. */
+function plainMetaReading(page: PageFacts): Reading {
+  const r: Reading = { source: 'meta' };
+  r.description = cleanText(page.metaDescription, 5_000);
+  for (let i = 1; i <= 4; i++) {
+    const label = metaFirst(page.meta, `twitter:label${i}`) ?? '';
+    const data = metaFirst(page.meta, `twitter:data${i}`);
+    if (data === null || !/price|preis|prix|prezzo|precio|preço|cena|hind|pris/i.test(label.slice(0, 50))) continue;
+    const found = findPrices(data.slice(0, 100))[0];
+    if (found) r.price = found;
+    break;
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Assembling the facts
+
+function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): ProductFacts {
+  const pick = <K extends keyof Reading>(key: K): { value: NonNullable<Reading[K]>; source: FactSource } | null => {
+    for (const r of readings) {
+      const v = r[key];
+      if (v !== undefined && v !== null && v !== '') return { value: v as NonNullable<Reading[K]>, source: r.source };
+    }
+    return null;
+  };
+  const price = pick('price');
+  const currencyRaw = price?.value.currency ? { value: price.value.currency, source: price.source } : pick('currency');
+  const signals = currencySignals(page);
+  const brand = pick('brand');
+  const gtin = pick('gtin');
+  const members = choice?.members ?? [];
+  const availability = pick('availability');
+  return {
+    url: page.url,
+    markup: choice ? choice.entity.source : ogProduct(page.meta) || metaPrice(page.meta) !== null ? 'opengraph' : 'none',
+    name: fact(pick('name')),
+    description: fact(pick('description')),
+    images: fact(pick('images')),
+    price: price && !Number.isNaN(price.value.value) ? { value: price.value.value, source: price.source } : null,
+    priceText: price ? { value: collapse(price.value.text).slice(0, 200), source: price.source } : null,
+    currency: currencyRaw ? { value: normaliseCurrency(currencyRaw.value, signals), source: currencyRaw.source } : null,
+    availability: availability ? { value: normaliseAvailability(availability.value) ?? availability.value, source: availability.source } : null,
+    brand: brand ? { value: brand.value.value, source: brand.source } : null,
+    brandIsEntity: brand?.value.isEntity ?? false,
+    gtin: fact(gtin),
+    gtinValid: gtin !== null && gtinValid(gtin.value),
+    mpn: fact(pick('mpn')),
+    sku: fact(pick('sku')),
+    attributes: ATTRIBUTE_PROPS.filter((p) => members.some((m) => propValues(m, p).length > 0)),
+    hasReviews: members.some(hasReviews),
+    offerEntities: choice ? choice.offers.filter((o) => hasType(o, OFFER_TYPES) || o.types.length === 0) : [],
+    product: choice?.entity ?? null,
+  };
+}
+
+function fact<T>(picked: { value: T; source: FactSource } | null): Fact<T> | null {
+  return picked ? { value: picked.value, source: picked.source } : null;
+}
+
+function hasReviews(e: Entity): boolean {
+  const rated = propEntities(e, 'aggregateRating').some(
+    (r) => firstString(r, 'ratingValue') !== null && (firstString(r, 'reviewCount') ?? firstString(r, 'ratingCount')) !== null,
+  );
+  return rated || propValues(e, 'review').length > 0;
+}
+
+function cleanText(s: string | null, max: number): string | undefined {
+  const t = collapse(s ?? '').slice(0, max);
+  return t === '' ? undefined : t;
+}
+
+function stripTags(s: string | null): string | null {
+  return s === null ? null : s.slice(0, 50_000).replace(/<[^>]{0,2000}>/g, ' ');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Prices
+
+/** A structured price: a plain decimal as schema.org asks ("1299.00"), else read like visible text. */
+export function parseStructuredPrice(raw: string): number | null {
+  const s = raw.trim();
+  if (/^\d{1,15}(?:\.\d{1,10})?$/.test(s)) return Number(s);
+  return parsePrice(s);
+}
+
+/**
+ * The first number in a price text, with thousands and decimal separators told apart: "1.299,00", "1,299.00",
+ * "€ 12,50", "1 299,00", "2.449" (one separator followed by exactly three digits groups thousands). Null if none.
+ */
+export function parsePrice(raw: string): number | null {
+  const m = /\d[\d.,'\u00a0\u202f ]{0,30}/.exec(raw.slice(0, 200));
+  if (!m) return null;
+  const token = groupsOf(m[0]);
+  const lastDot = token.lastIndexOf('.');
+  const lastComma = token.lastIndexOf(',');
+  let normalised: string;
+  if (lastDot >= 0 && lastComma >= 0) {
+    const dec = lastDot > lastComma ? '.' : ',';
+    const thousands = dec === '.' ? ',' : '.';
+    normalised = token.split(thousands).join('').replace(dec, '.');
+  } else if (lastDot >= 0 || lastComma >= 0) {
+    const sep = lastDot >= 0 ? '.' : ',';
+    const parts = token.split(sep);
+    const thousands = parts.length > 2 || parts[parts.length - 1].length === 3;
+    normalised = thousands ? parts.join('') : parts.join('.');
+  } else {
+    normalised = token;
+  }
+  const n = Number(normalised);
+  return Number.isFinite(n) ? n : null;
+}
+
+// Spaces, NBSPs and apostrophes group thousands only when exactly three digits follow ("1 299,00", "1'299").
+function groupsOf(token: string): string {
+  const trimmed = token.replace(/[.,'\u00a0\u202f ]+$/, '');
+  const parts = trimmed.split(/[\u00a0\u202f' ]/);
+  let out = parts[0];
+  for (const p of parts.slice(1)) {
+    if (!/^\d{3}(?:[.,]\d*)?$/.test(p)) break;
+    out += p;
+  }
+  return out;
+}
+
+// Currency markers as printed next to prices; letters-only ones need word boundaries.
+const CURRENCY_SYMBOLS = [
+  'R$', 'US$', 'CA$', 'C$', 'AU$', 'A$', 'NZ$', 'HK$', 'S$', 'NT$', 'MX$', '€', '£', '$', '¥', '￥', '₹', '₩', '₺', '₽',
+  '₪', '฿', '₫', '₴', '₱', '元', '円', 'zł', 'Kč', 'kr', 'Ft', 'lei', 'CHF', 'RM', 'Rp',
+];
+const ISO_4217 = new Set(
+  ('AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF ' +
+    'CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF ' +
+    'IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK ' +
+    'MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR ' +
+    'SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES ' +
+    'VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL').split(' '),
+);
+const SYMBOL_CODES: Record<string, string[]> = {
+  '€': ['EUR'], 'R$': ['BRL'], 'US$': ['USD'], 'CA$': ['CAD'], 'C$': ['CAD'], 'AU$': ['AUD'], 'A$': ['AUD'],
+  'NZ$': ['NZD'], 'HK$': ['HKD'], 'S$': ['SGD'], 'NT$': ['TWD'], 'MX$': ['MXN'], '₹': ['INR'], '₩': ['KRW'],
+  '₺': ['TRY'], '₽': ['RUB'], '₪': ['ILS'], '฿': ['THB'], '₫': ['VND'], '₴': ['UAH'], '₱': ['PHP'], 'zł': ['PLN'],
+  'Kč': ['CZK'], 'Ft': ['HUF'], 'lei': ['RON'], 'CHF': ['CHF'], 'RM': ['MYR'], 'Rp': ['IDR'],
+  '£': ['GBP', 'EGP', 'GIP', 'FKP', 'SHP', 'LBP', 'SYP'],
+  '$': ['USD', 'CAD', 'AUD', 'NZD', 'MXN', 'ARS', 'CLP', 'COP', 'UYU', 'SGD', 'HKD', 'TWD', 'DOP', 'JMD', 'TTD', 'BSD', 'FJD', 'BND', 'NAD', 'LRD', 'SBD', 'BZD', 'BBD', 'KYD', 'XCD', 'CUP'],
+  '¥': ['JPY', 'CNY'], '￥': ['JPY', 'CNY'], '円': ['JPY'], '元': ['CNY', 'TWD', 'HKD', 'MOP'],
+  'kr': ['SEK', 'NOK', 'DKK', 'ISK'],
+};
+// Symbols that stand for one currency nearly everywhere; the rest need the page's other signals to agree.
+const UNAMBIGUOUS_DEFAULT: Record<string, string> = { '£': 'GBP', '円': 'JPY' };
+
+const COUNTRY_CURRENCY: Record<string, string> = {
+  us: 'USD', gb: 'GBP', uk: 'GBP', ie: 'EUR', de: 'EUR', at: 'EUR', fr: 'EUR', it: 'EUR', es: 'EUR', pt: 'EUR',
+  nl: 'EUR', be: 'EUR', lu: 'EUR', fi: 'EUR', gr: 'EUR', sk: 'EUR', si: 'EUR', ee: 'EUR', lv: 'EUR', lt: 'EUR',
+  mt: 'EUR', cy: 'EUR', hr: 'EUR', ca: 'CAD', au: 'AUD', nz: 'NZD', mx: 'MXN', ar: 'ARS', br: 'BRL', cl: 'CLP',
+  co: 'COP', uy: 'UYU', pe: 'PEN', jp: 'JPY', cn: 'CNY', tw: 'TWD', hk: 'HKD', sg: 'SGD', in: 'INR', kr: 'KRW',
+  se: 'SEK', no: 'NOK', dk: 'DKK', is: 'ISK', ch: 'CHF', pl: 'PLN', cz: 'CZK', hu: 'HUF', ro: 'RON', tr: 'TRY',
+  ru: 'RUB', ua: 'UAH', il: 'ILS', th: 'THB', vn: 'VND', ph: 'PHP', my: 'MYR', id: 'IDR', za: 'ZAR', ae: 'AED',
+};
+
+/** Currency codes the page points at: ISO codes in markup and OG tags, the lang region and the URL's country TLD. */
+export function currencySignals(page: PageFacts): Set<string> {
+  const out = new Set<string>();
+  for (const e of page.entities) {
+    for (const v of propStrings(e, 'priceCurrency')) if (ISO_4217.has(v.trim().toUpperCase())) out.add(v.trim().toUpperCase());
+  }
+  for (const key of ['product:price:currency', 'og:price:currency']) {
+    for (const v of page.meta[key] ?? []) if (ISO_4217.has(v.trim().toUpperCase())) out.add(v.trim().toUpperCase());
+  }
+  const region = /^[a-z]{2,3}[-_]([a-z]{2})\b/i.exec(page.lang ?? '')?.[1]?.toLowerCase();
+  const fromRegion = region ? own(COUNTRY_CURRENCY, region) : undefined;
+  if (fromRegion) out.add(fromRegion);
+  let host = '';
+  try {
+    host = new URL(page.url).hostname;
+  } catch {
+    // no usable URL: no TLD signal
+  }
+  const tld = host.slice(host.lastIndexOf('.') + 1).toLowerCase();
+  const fromTld = own(COUNTRY_CURRENCY, tld);
+  if (fromTld) out.add(fromTld);
+  return out;
+}
+
+/** An ISO 4217 code when the value is one or when a symbol maps to one the page's signals agree with; else raw. */
+export function normaliseCurrency(raw: string, signals: ReadonlySet<string>): string {
+  const s = raw.trim().slice(0, 20);
+  if (ISO_4217.has(s.toUpperCase())) return s.toUpperCase();
+  const symbol = CURRENCY_SYMBOLS.find((sym) => s === sym || s.replace(/[\s.]/g, '') === sym);
+  if (!symbol) return s;
+  const codes = SYMBOL_CODES[symbol] ?? [];
+  if (codes.length === 1) return codes[0];
+  const agreeing = codes.filter((c) => signals.has(c));
+  if (agreeing.length === 1) return agreeing[0];
+  const fallback = UNAMBIGUOUS_DEFAULT[symbol];
+  if (fallback && agreeing.length === 0) return fallback;
+  return s;
+}
+
+/** A table lookup with a key read from the page: own entries only ("constructor" is not a country). */
+function own<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const CURRENCY_ALT = [...CURRENCY_SYMBOLS]
+  .sort((a, b) => b.length - a.length)
+  .map((s) => (/^\p{L}+$/u.test(s) && s.length > 1 ? `(?<!\\p{L})${escapeRe(s)}(?!\\p{L})` : escapeRe(s)))
+  .concat(['(?<!\\p{L})(?:' + [...ISO_4217].join('|') + ')(?!\\p{L})'])
+  .join('|');
+const NUMBER = String.raw`\d{1,3}(?:[.,'\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+const PRICE_RE = new RegExp(`(?<![\\p{L}\\d.,])(?:(${CURRENCY_ALT})\\s?(${NUMBER})(?![\\d])|(${NUMBER})\\s?(${CURRENCY_ALT}))`, 'gu');
+// Words before a price on the same line that make it not the selling price.
+const NOT_SELLING_BEFORE = /(?:\brrp|\bwas\b|\blist price|\bregular price|\breg\.|\buvp|\bstatt\b|\bprezzo di listino|\bantes\b|\bbefore\b|\bold price|\bprecio anterior|\bex(?:cl)?\.? vat|\bbrez ddv|\bnetto|\bohne mwst|建議售價|原價|定價|市價|參考價|\bpvpr?\b|\bsavings?\b|\bsave\b|\bfrom\b)[^\n]{0,30}$/iu;
+const NOT_SELLING_AFTER = /^[^\n]{0,3}(?:delivery|shipping|postage|versand|envío|spedizione|livraison|frete|dostava|\/\s?month|\/\s?mo\b|per month|p\/m)/iu;
+
+/** Prices printed with a currency marker, in order, minus list/ex-VAT/shipping amounts. */
+export function findPrices(raw: string): { value: number; text: string; currency: string | null }[] {
+  const text = raw.slice(0, 50_000);
+  const out: { value: number; text: string; currency: string | null }[] = [];
+  PRICE_RE.lastIndex = 0;
+  for (let m = PRICE_RE.exec(text); m !== null && out.length < 20; m = PRICE_RE.exec(text)) {
+    const before = text.slice(Math.max(0, m.index - 40), m.index);
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 20);
+    if (NOT_SELLING_BEFORE.test(before) || NOT_SELLING_AFTER.test(after)) continue;
+    const value = parsePrice(m[2] ?? m[3]);
+    if (value !== null && value > 0) out.push({ value, text: m[0], currency: m[1] ?? m[4] ?? null });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Availability
+
+const AVAILABILITY = [
+  'InStock', 'OutOfStock', 'SoldOut', 'PreOrder', 'PreSale', 'BackOrder', 'Discontinued', 'InStoreOnly',
+  'OnlineOnly', 'LimitedAvailability', 'MadeToOrder', 'Reserved',
+];
+const AVAILABILITY_BY_LOWER = new Map(AVAILABILITY.map((a) => [a.toLowerCase(), a]));
+// OpenGraph / feed spellings and common free text.
+const AVAILABILITY_TEXT: Record<string, string> = {
+  'in stock': 'InStock', in_stock: 'InStock', instock: 'InStock', available: 'InStock',
+  'out of stock': 'OutOfStock', out_of_stock: 'OutOfStock', oos: 'OutOfStock', 'sold out': 'SoldOut',
+  soldout: 'SoldOut', preorder: 'PreOrder', 'pre-order': 'PreOrder', 'pre order': 'PreOrder',
+  backorder: 'BackOrder', 'back order': 'BackOrder', discontinued: 'Discontinued', 'limited availability': 'LimitedAvailability',
+};
+// Most purchasable first: with several offers an agent can buy if any one of them is in stock.
+const AVAILABILITY_RANK = ['InStock', 'LimitedAvailability', 'OnlineOnly', 'InStoreOnly', 'MadeToOrder', 'PreOrder', 'PreSale', 'BackOrder', 'Reserved', 'OutOfStock', 'SoldOut', 'Discontinued'];
+
+/** schema.org ItemAvailability short name for a URL, short name or common text (any case); null if unknown. */
+export function normaliseAvailability(raw: string): string | null {
+  const s = raw.trim().slice(0, 100).replace(/^https?:\/\/(?:www\.)?schema\.org\//i, '').replace(/^schema:/i, '');
+  const lower = s.toLowerCase().replace(/[.!]+$/, '');
+  return AVAILABILITY_BY_LOWER.get(lower) ?? own(AVAILABILITY_TEXT, lower) ?? null;
+}
+
+function bestAvailability(values: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestRank = Infinity;
+  for (const v of values) {
+    const n = normaliseAvailability(v);
+    const rank = n === null ? AVAILABILITY_RANK.length : AVAILABILITY_RANK.indexOf(n);
+    if (rank < bestRank) [best, bestRank] = [n ?? v.trim(), rank];
+  }
+  return best === '' ? undefined : best;
+}
+
+// Visible stock statements in the languages of the stores we audit; the negative list is matched first so that
+// "not available" never counts as "available".
+const OUT_OF_STOCK_TEXT = /(?<!\p{L})(?:out of stock|sold out|currently unavailable|temporarily unavailable|no longer available|not available|unavailable|ausverkauft|nicht lieferbar|nicht verfügbar|nicht auf lager|esaurito|non disponibile|agotado|sin stock|no disponible|épuisé|rupture de stock|indisponible|esgotado|indisponível|sem estoque|uitverkocht|niet op voorraad|slut i lager|udsolgt|utsolgt|vypredané|nedostupné|ni na zalogi|ni dobavljivo|pole laos|brak w magazynie|niedostępny|缺貨|售完|已售完|在庫なし|売り切れ)(?!\p{L})/giu;
+const IN_STOCK_TEXT = /(?<!\p{L})(?:in stock|available now|available to buy|auf lager|sofort lieferbar|lieferbar|disponibile|subito disponibile|en stock|disponible|em estoque|disponível|op voorraad|på lager|skladom|na sklade|na zalogi|dobavljivo|laos|w magazynie|dostępny|有現貨|現貨|有庫存|在庫あり)(?!\p{L})/giu;
+
+function textAvailability(window: string): string | null {
+  const outMatches = [...window.matchAll(OUT_OF_STOCK_TEXT)];
+  const covered = (i: number, len: number): boolean => outMatches.some((m) => i < (m.index ?? 0) + m[0].length && (m.index ?? 0) < i + len);
+  const inMatches = [...window.matchAll(IN_STOCK_TEXT)].filter((m) => !covered(m.index ?? 0, m[0].length));
+  if (outMatches.length > 0 && inMatches.length === 0) return 'OutOfStock';
+  if (inMatches.length > 0 && outMatches.length === 0) return 'InStock';
+  return null; // both or neither: not unambiguous
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Identifiers
+
+/** GTIN-8/12/13/14 (ISBN-13 included) with a correct GS1 check digit; spaces and hyphens are ignored. */
+export function gtinValid(raw: string): boolean {
+  const digits = raw.trim().replace(/[\s-]/g, '');
+  if (!/^\d+$/.test(digits) || ![8, 12, 13, 14].includes(digits.length)) return false;
+  let sum = 0;
+  for (let i = digits.length - 2, w = 3; i >= 0; i--, w = 4 - w) sum += Number(digits[i]) * w;
+  return (10 - (sum % 10)) % 10 === Number(digits[digits.length - 1]);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The visible page, read the way an agent reads it
+
+// Labels of spec tables and product info blocks, at the start of a line, in the languages seen in stores.
+const LABELS = {
+  brand: ['brand', 'brand name', 'marca', 'marque', 'marke', 'merk', 'märke', 'marka', 'značka', 'znamka', 'kaubamärk', 'prekės ženklas', 'zīmols', '品牌', 'ブランド'],
+  maker: ['manufacturer', 'hersteller', 'fabricante', 'produttore', 'fabricant', 'proizvajalec', 'výrobca', 'výrobce', 'producent', 'tootja', 'valmistaja', '製造商'],
+  sku: [
+    'sku', 'item no', 'item number', 'item #', 'item code', 'article number', 'article no', 'art.-nr', 'art. nr', 'artikel-nr',
+    'artikelnummer', 'artikelnr', 'product code', 'product no', 'product number', 'product id', 'id produto',
+    'código', 'código do produto', 'código de producto', 'codice', 'codice articolo', 'codice prodotto', 'référence',
+    'réf', 'ref', 'reference', 'tootekood', 'kód produktu', 'kód', 'šifra', '商品編號', '商品番号', 'web code', 'asin',
+    'catalogue number', 'cat. no', 'style number', 'style no',
+  ],
+  mpn: [
+    'mpn', 'manufacturer part number', 'mfr part number', 'mfr. part', 'part number', 'model number', 'model no',
+    'item model number', 'modelo', 'modello', 'modèle', 'modell', 'model', 'herstellernummer', 'hersteller-artikelnummer',
+  ],
+  gtin: ['ean', 'ean13', 'ean-13', 'ean code', 'gtin', 'gtin13', 'upc', 'isbn', 'isbn-13', 'isbn13', 'barcode', 'código de barras'],
+};
+
+function labelRegex(labels: readonly string[], leadingWord: boolean): RegExp {
+  const alt = [...labels].sort((a, b) => b.length - a.length).map(escapeRe).join('|');
+  const lead = leadingWord ? String.raw`(?:[\p{L}\d-]{1,12} )?` : '';
+  // label, optional "(MPN)", optional ":" / "#" / ".", then the value on the same line or the next one.
+  return new RegExp(String.raw`^[ \t〈(\[【]*${lead}(?:${alt})(?=[\s:：#.(]|$)[ \t]*(?:\([^)\n]{0,30}\))?[ \t]*([:：#.]?)[ \t]*(\n?)[ \t]*([^\n]{1,80})`, 'gimu');
+}
+const LABEL_RE = {
+  brand: labelRegex(LABELS.brand, false),
+  maker: labelRegex(LABELS.maker, false),
+  sku: labelRegex(LABELS.sku, true),
+  mpn: labelRegex(LABELS.mpn, true),
+  gtin: labelRegex(LABELS.gtin, false),
+};
+
+type LabelKind = keyof typeof LABEL_RE;
+
+/** The first labelled value that passes the field's shape check, preferring those after the product title. */
+function labelled(text: string, kind: LabelKind, anchor: number): string | undefined {
+  const re = LABEL_RE[kind];
+  let first: string | undefined;
+  re.lastIndex = 0;
+  let count = 0;
+  for (let m = re.exec(text); m !== null && count++ < 200; m = re.exec(text)) {
+    const sameLine = m[2] === '';
+    // Without a colon, a same-line value must look like a name or code, not prose ("Brand new for 2020").
+    if (m[1] === '' && sameLine && !/^[\p{Lu}\d]/u.test(m[3])) continue;
+    const value = shapeValue(kind, m[3]);
+    if (value === undefined) continue;
+    if (m.index >= anchor) return value;
+    // Before the title only "Label: value" counts; "Brand Outlet" up there is a menu, not a spec row.
+    if (m[1] !== '' || !sameLine) first ??= value;
+  }
+  return first;
+}
+
+function shapeValue(kind: LabelKind, raw: string): string | undefined {
+  const s = raw.trim();
+  if (kind === 'gtin') {
+    const m = /^\d[\d -]{6,20}\d/.exec(s);
+    const digits = m?.[0].replace(/[\s-]/g, '');
+    return digits && [8, 12, 13, 14].includes(digits.length) ? digits : undefined;
+  }
+  if (kind === 'sku') {
+    const m = /^[\p{L}\d][\p{L}\d._/-]{0,63}/u.exec(s);
+    return m && /\d/.test(m[0]) ? m[0].replace(/[.]+$/, '') : undefined;
+  }
+  const v = s.replace(/[.;,]+$/, '').trim();
+  if (v === '' || v.length > 60) return undefined;
+  if (kind === 'mpn' && !/\d|\p{Lu}{2}/u.test(v)) return undefined;
+  return v;
+}
+
+// Purchase controls in store languages (button, submit or link text).
+const BUY_TEXT = /^(?:add to (?:cart|basket|bag|trolley)|buy now|buy it now|order now|add to order|in den warenkorb|in den einkaufswagen|ajouter au panier|aggiungi al carrello|añadir al carrito|agregar al carrito|adicionar ao carrinho|comprar|in winkelwagen|lägg i varukorg|læg i kurv|legg i handlekurv|dodaj v košarico|naroči|do košíka|vložiť do košíka|do koszyka|lisa ostukorvi|ostukorvi|加入購物車|立即購買|カートに入れる|장바구니 담기)(?![\p{L}\d])/iu;
+const CART_ACTION = /cart|basket|bag|checkout|buy/i;
+
+function hasBuyControl(page: PageFacts): boolean {
+  const short = (t: string): boolean => t.length <= 50 && BUY_TEXT.test(t.trim());
+  return (
+    page.buttons.some(short) ||
+    page.links.some((l) => short(l.text)) ||
+    page.forms.some((f) => f.method === 'post' && f.action !== null && CART_ACTION.test(pathOf(f.action)))
+  );
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}
+
+/** What the body says (source html): title, a price near it, stock wording or a buy button, labelled codes. */
+function htmlReading(page: PageFacts, earlier: readonly Reading[]): { reading: Reading; productSignal: boolean } {
+  const text = page.visibleText;
+  const name = earlier.find((r) => r.name && r.source !== 'opengraph')?.name ?? page.h1 ?? null;
+  const anchor = findAnchor(text, name, page.h1);
+  const buyControl = hasBuyControl(page);
+  const r: Reading = { source: 'html' };
+  if (page.h1) r.name = cleanText(page.h1, 500);
+  if (anchor >= 0) {
+    const window = text.slice(anchor, anchor + HTML_WINDOW);
+    const price = findPrices(window)[0];
+    if (price) r.price = price;
+    // An agent takes a buy button with no stock warning near the title as "can be bought now".
+    const stock = textAvailability(window) ?? (buyControl ? 'InStock' : null);
+    if (stock) r.availability = stock;
+  }
+  const from = Math.max(anchor, 0);
+  const brand = labelled(text, 'brand', from) ?? labelled(text, 'maker', from);
+  if (brand) r.brand = { value: brand, isEntity: false };
+  r.gtin = labelled(text, 'gtin', from);
+  r.mpn = labelled(text, 'mpn', from);
+  r.sku = labelled(text, 'sku', from);
+  const productSignal = anchor >= 0 && r.price !== undefined && page.h1 !== null && buyControl;
+  return { reading: r, productSignal };
+}
+
+/** Where the product title first appears in the visible text (-1 when it does not). */
+function findAnchor(text: string, name: string | null, h1: string | null): number {
+  for (const candidate of [name, h1]) {
+    if (!candidate) continue;
+    const needle = candidate.slice(0, 120);
+    const i = text.indexOf(needle);
+    if (i >= 0) return i;
+    const j = text.toLowerCase().indexOf(needle.toLowerCase());
+    if (j >= 0) return j;
+  }
+  return -1;
+}

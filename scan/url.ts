@@ -1,0 +1,142 @@
+// Validation of scan targets: the user's URL (normaliseScanUrl), every redirect hop (targetRefusal), resolved
+// addresses (classifyAddress) and bare host names from path parameters (isHostName). Pure functions, no I/O:
+// the connect-time address check lives in scan/fetch.ts.
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { AppError } from '../server/errors.js';
+
+export const MAX_URL_LENGTH = 2048;
+const MAX_HOST_LENGTH = 253;
+const PRODUCTION_PORTS: readonly number[] = [80, 443];
+
+/** The rules one URL is judged by; fetch.ts adds its test allowlist and port list to the same rules. */
+export interface TargetPolicy {
+  allowPrivate: boolean;
+  allowedPorts: readonly number[] | 'any';
+  allowIPAddressList?: readonly string[];
+}
+
+/**
+ * "Refuse anything whose ipaddr.js range is not unicast" (security.md). Both the raw range and the range after
+ * unwrapping IPv4-mapped IPv6 must be unicast, so `::ffff:8.8.8.8` is refused like the filtering agent does.
+ */
+export function classifyAddress(ip: string): 'allow' | 'deny' {
+  const bare = stripBrackets(ip);
+  if (!ipaddr.isValid(bare)) return 'deny';
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv6' && isIpv4Compatible(parsed as ipaddr.IPv6)) return 'deny';
+  const raw = parsed.range();
+  const unwrapped = ipaddr.process(bare).range();
+  return raw === 'unicast' && unwrapped === 'unicast' ? 'allow' : 'deny';
+}
+
+// The deprecated IPv4-compatible form ::a.b.c.d (::/96) hides an IPv4 address, yet ipaddr.js calls it unicast.
+function isIpv4Compatible(ip: ipaddr.IPv6): boolean {
+  return ip.parts.slice(0, 6).every((part) => part === 0);
+}
+
+/** Describes an address class for error details ("loopback", "linkLocal" …). */
+export function addressRange(ip: string): string {
+  const bare = stripBrackets(ip);
+  return ipaddr.isValid(bare) ? ipaddr.process(bare).range() : 'invalid';
+}
+
+/** Trims, adds https:// when no scheme is given, and refuses anything the scanner must never fetch. */
+export function normaliseScanUrl(raw: string, opts: { allowPrivate: boolean }): URL {
+  const input = raw.trim();
+  if (input.length === 0) throw invalid('The URL is empty.');
+  if (input.length > MAX_URL_LENGTH) throw invalid(`The URL is longer than ${MAX_URL_LENGTH} characters.`);
+  const url = parseWithDefaultScheme(input);
+  const policy: TargetPolicy = { allowPrivate: opts.allowPrivate, allowedPorts: opts.allowPrivate ? 'any' : PRODUCTION_PORTS };
+  const refusal = targetRefusal(url, policy);
+  if (refusal) throw invalid(`${refusal}.`);
+  url.hash = '';
+  return url;
+}
+
+/** Why a URL may not be fetched under the policy, or null when it may. Used for the input and for every hop. */
+export function targetRefusal(url: URL, policy: TargetPolicy): string | null {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `Only http and https URLs can be scanned, not ${url.protocol.slice(0, 20)}`;
+  }
+  if (url.username !== '' || url.password !== '') return 'URLs with credentials (user:password@) are not accepted';
+  if (url.href.length > MAX_URL_LENGTH) return `The URL is longer than ${MAX_URL_LENGTH} characters`;
+  const portRefusal = checkPort(url, policy.allowedPorts);
+  if (portRefusal) return portRefusal;
+  return checkHost(url.hostname, policy);
+}
+
+/** The identity a store is filed under: `https://www.Shop.com/` and `shop.com` are both `shop.com`. */
+export function hostIdentity(url: URL): string {
+  let host = url.hostname.toLowerCase();
+  if (host.endsWith('.')) host = host.slice(0, -1);
+  if (host.startsWith('www.')) host = host.slice(4);
+  return url.port === '' ? host : `${host}:${url.port}`;
+}
+
+/** A bare host name with an optional :port, as path parameters carry it (punycode for IDN, no markup). */
+export function isHostName(s: string): boolean {
+  if (typeof s !== 'string' || s.length === 0 || s.length > MAX_HOST_LENGTH + 6) return false;
+  const parts = s.split(':');
+  if (parts.length > 2) return false;
+  const [host, port] = parts;
+  if (port !== undefined && !isPortNumber(port)) return false;
+  if (host.length === 0 || host.length > MAX_HOST_LENGTH) return false;
+  return host.split('.').every(isLabel);
+}
+
+function isLabel(label: string): boolean {
+  return /^[a-z0-9-]{1,63}$/i.test(label) && !label.startsWith('-') && !label.endsWith('-');
+}
+
+function isPortNumber(port: string): boolean {
+  return /^[0-9]{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535;
+}
+
+// "shop.com:8080" looks like scheme "shop.com"; only "x://" or "x:" not followed by a digit is a scheme.
+function parseWithDefaultScheme(input: string): URL {
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(input) || /^[a-z][a-z0-9+.-]*:(?![0-9])/i.test(input);
+  const candidate = hasScheme ? input : `https://${input.replace(/^\/+/, '')}`;
+  try {
+    return new URL(candidate);
+  } catch {
+    throw invalid('This is not a valid URL (check the host name and the port, which must be 1-65535).');
+  }
+}
+
+function checkPort(url: URL, allowed: TargetPolicy['allowedPorts']): string | null {
+  const port = effectivePort(url);
+  if (port === 0) return 'Port 0 is not a valid port';
+  if (allowed === 'any' || allowed.includes(port)) return null;
+  return `Port ${port} is not allowed; only ports ${allowed.join(' and ')} can be scanned`;
+}
+
+function effectivePort(url: URL): number {
+  if (url.port !== '') return Number(url.port);
+  return url.protocol === 'https:' ? 443 : 80;
+}
+
+function checkHost(hostname: string, policy: TargetPolicy): string | null {
+  const bare = stripBrackets(hostname);
+  if (bare.length === 0) return 'The URL has no host';
+  if (isIP(bare) !== 0) return checkAddressLiteral(bare, policy);
+  if (policy.allowPrivate) return null;
+  const name = bare.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return `The host ${name} is local, not a public store`;
+  if (!name.includes('.')) return `The host ${name.slice(0, 63)} is not a public domain name`;
+  return null;
+}
+
+function checkAddressLiteral(ip: string, policy: TargetPolicy): string | null {
+  if (policy.allowPrivate || policy.allowIPAddressList?.includes(ip)) return null;
+  if (classifyAddress(ip) === 'allow') return null;
+  return `The address ${ip} is not public (${addressRange(ip)})`;
+}
+
+function stripBrackets(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+function invalid(message: string): AppError {
+  return new AppError('INVALID_URL', message);
+}

@@ -1,0 +1,132 @@
+// The scan result of spec §2 (ScanResult, Pillar, Check, Fix, Neighbor) plus the documented extras:
+// host, url, vertical, scanned_at, rubric_version, cap_reason, protocols and products ("what agents see").
+// Described once here; tools, routes, OpenAPI and the MCP output schemas import these.
+import { z } from 'zod';
+
+export const Grade = z.enum(['A', 'B', 'C', 'D', 'E']).describe('Letter grade: A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, else E.');
+export const CheckStatus = z.enum(['pass', 'partial', 'fail']);
+
+export const Check = z
+  .object({
+    id: z.string().describe('Stable check id, e.g. "discovery_llms_txt".'),
+    label: z.string().describe('What the check looks at, in the merchant\'s words.'),
+    status: CheckStatus,
+    points: z.int().min(0).describe('Points earned.'),
+    max: z.int().min(0).describe('Points available.'),
+    evidence: z.string().describe('What the scanner saw: URL, status, header or snippet.'),
+    title: z.string().describe('The finding: the passing wording when it passed, the failing wording otherwise.'),
+    why: z.string().describe('Why a shopping agent cares.'),
+    hard_block: z.boolean().describe('A failure of this check caps the score at 35.'),
+  })
+  .meta({ id: 'Check' });
+
+export const Pillar = z
+  .object({
+    id: z.string(),
+    label: z.string(),
+    score: z.int().min(0),
+    max: z.int().min(0),
+    checks: z.array(Check),
+  })
+  .meta({ id: 'Pillar' });
+
+export const Fix = z
+  .object({
+    check_id: z.string(),
+    title: z.string(),
+    points: z.int().min(0).describe('Score points recovered by the fix.'),
+    how: z.string().describe('Remediation instructions.'),
+  })
+  .meta({ id: 'Fix' });
+
+export const Neighbor = z
+  .object({
+    rank: z.int().min(1),
+    host: z.string(),
+    score: z.int().min(0).max(100),
+    grade: Grade,
+    is_self: z.boolean(),
+  })
+  .meta({ id: 'Neighbor' });
+
+const flag = z.boolean().nullable();
+export const Protocols = z
+  .object({
+    ucp: flag,
+    ucp_version: z.string().nullable(),
+    ucp_capabilities: z.array(z.string()),
+    acp: flag,
+    acp_version: z.string().nullable(),
+    mcp: flag,
+    mcp_endpoint: z.string().nullable(),
+    mcp_tool_count: z.int().nullable(),
+    mcp_server_card: flag,
+    a2a: flag,
+    ap2: flag,
+    x402: flag,
+    llms_txt: flag,
+    markdown_negotiation: flag,
+    api_catalog: flag,
+    content_signals: flag,
+    structured_data: z.enum(['json-ld', 'microdata', 'rdfa', 'opengraph', 'none']),
+    platform: z.enum(['shopify', 'woocommerce', 'bigcommerce', 'magento', 'other']),
+    agents_blocked: z.array(z.string()).describe('Live agent tokens disallowed in robots.txt.'),
+    waf_blocks_agents: z.boolean(),
+  })
+  .describe('Protocol adoption flags: true, false, or null when not checked in this scan.')
+  .meta({ id: 'Protocols' });
+
+const FactSource = z.enum(['json-ld', 'microdata', 'rdfa', 'opengraph', 'meta', 'html']);
+const fact = <T extends z.ZodType>(value: T) => z.object({ value, source: FactSource }).nullable();
+
+export const ProductSeen = z
+  .object({
+    url: z.string(),
+    markup: z.enum(['json-ld', 'microdata', 'rdfa', 'opengraph', 'none']),
+    name: fact(z.string()),
+    price: fact(z.number()),
+    currency: fact(z.string()),
+    availability: fact(z.string()),
+    brand: fact(z.string()),
+    gtin: fact(z.string()),
+    mpn: fact(z.string()),
+    sku: fact(z.string()),
+    image: fact(z.string()),
+    attributes: z.array(z.string()),
+  })
+  .describe('What an agent reads from one sampled product page, and from which markup each fact came.')
+  .meta({ id: 'ProductSeen' });
+
+export const FetchedEntry = z.object({
+  url: z.string(),
+  status: z.int().nullable(),
+  ms: z.int(),
+  outcome: z.string(),
+});
+
+/** What the audit engine produces (scan/index.ts), before the service adds ids, links and neighbors. */
+export const AuditResult = z.object({
+  host: z.string().describe('Store identity: lower case, no leading www., port when not the default.'),
+  url: z.string().describe('The URL that was scanned.'),
+  scanned_at: z.iso.datetime(),
+  rubric_version: z.string(),
+  score: z.int().min(0).max(100),
+  grade: Grade,
+  capped: z.boolean().describe('True when an access hard-block (agents blocked outright) caps the score at 35.'),
+  cap_reason: z.enum(['H1', 'H2', 'H3']).nullable(),
+  pillars: z.array(Pillar),
+  top_fixes: z.array(Fix),
+  protocols: Protocols,
+  products: z.array(ProductSeen),
+  fetched: z.array(FetchedEntry),
+  duration_ms: z.int(),
+});
+export type AuditResult = z.infer<typeof AuditResult>;
+
+export const ScanResult = AuditResult.extend({
+  scan_id: z.int().min(1),
+  report_url: z.url(),
+  vertical: z.string().nullable(),
+  neighbors: z.array(Neighbor).describe('Up to 2 stores above, the scanned one (is_self), up to 2 below, by rank.'),
+}).meta({ id: 'ScanResult' });
+export type ScanResult = z.infer<typeof ScanResult>;

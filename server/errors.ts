@@ -1,0 +1,70 @@
+// One error type for the whole service, its HTTP status table, and the JSON body of spec §2 "Error".
+// Handlers throw AppError; the edges (REST middleware, MCP adapter) translate it. Nothing else decides a status.
+
+export type NextAction = {
+  method: string;
+  endpoint: string;
+  params?: Record<string, unknown>;
+  description: string;
+};
+
+export const ERROR_STATUS = {
+  MISSING_URL: 400,
+  INVALID_URL: 400,
+  INVALID_PARAMS: 400,
+  INVALID_BODY: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  SCAN_NOT_FOUND: 404,
+  HOST_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  STORE_UNREACHABLE: 502,
+  SERVICE_UNAVAILABLE: 503,
+  SCAN_TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly nextAction?: NextAction;
+  /** Extra response headers (Allow, Retry-After, WWW-Authenticate). */
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, nextAction?: NextAction, headers?: Record<string, string>) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.nextAction = nextAction;
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export type ErrorBody = {
+  code: ErrorCode;
+  message: string;
+  error: string;
+  next_action?: NextAction;
+};
+
+export function toErrorBody(err: AppError): ErrorBody {
+  const body: ErrorBody = { code: err.code, message: err.message, error: err.message };
+  if (err.nextAction) body.next_action = err.nextAction;
+  return body;
+}
+
+export const GENERIC_INTERNAL_MESSAGE = 'Something went wrong on our side. The error has been logged; please retry later.';
+
+export const scanNextAction = (description: string, params?: Record<string, unknown>): NextAction => ({
+  method: 'GET',
+  endpoint: '/api/v1/scan',
+  params: params ?? { url: 'https://your-store.example' },
+  description,
+});

@@ -1,0 +1,125 @@
+// scan/discover.ts: the PDP URL patterns of design/checks.md §2, the politeness filter, candidate order from
+// the homepage, product URLs from sitemaps, and platform detection.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  cleanCandidates,
+  detectPlatform,
+  isForbiddenPath,
+  looksLikeProductUrl,
+  productUrlsFromHome,
+  productUrlsFromSitemap,
+} from '../../scan/discover.js';
+import { parsePage } from '../../scan/html.js';
+import { htmlPage, jsonLd } from '../fixtures/stores.js';
+
+test('PDP URL patterns of §2', () => {
+  const yes = [
+    'https://s.test/products/trail-jacket',
+    'https://s.test/product/trail-jacket',
+    'https://s.test/collections/men/products/trail-jacket',
+    'https://s.test/p/12345',
+    'https://s.test/item/abc',
+    'https://s.test/items/abc',
+    'https://s.test/Trail-Jacket/dp/B00X4WHP5E',
+    'https://s.test/trail-jacket-p-1234',
+    'https://s.test/trail-jacket-p-1234.html',
+    'https://s.test/catalog/trail-jacket-123456.html',
+  ];
+  const no = [
+    'https://s.test/',
+    'https://s.test/products/',
+    'https://s.test/products',
+    'https://s.test/collections/men',
+    'https://s.test/pages/about',
+    'https://s.test/blog/why-products-matter',
+    'https://s.test/about.html',
+    'https://s.test/search?q=/products/x',
+  ];
+  for (const u of yes) assert.equal(looksLikeProductUrl(u), true, u);
+  for (const u of no) assert.equal(looksLikeProductUrl(u), false, u);
+});
+
+test('cart, checkout and account paths are never requested (§1.6)', () => {
+  const forbidden = [
+    'https://s.test/cart',
+    'https://s.test/cart/add',
+    'https://s.test/en/cart',
+    'https://s.test/checkout',
+    'https://s.test/checkouts/c/123',
+    'https://s.test/account',
+    'https://s.test/account/login',
+    'https://s.test/my-account/',
+    'https://s.test/customer/account/',
+    'https://s.test/basket',
+    'https://s.test/cart.php',
+    'https://s.test/products/a?add-to-cart=12',
+    'https://s.test/%63art',
+    'not a url',
+  ];
+  const allowed = ['https://s.test/products/cart-organizer', 'https://s.test/products/account-book', 'https://s.test/', 'https://s.test/p/checkout-stand'];
+  for (const u of forbidden) assert.equal(isForbiddenPath(u), true, u);
+  for (const u of allowed) assert.equal(isForbiddenPath(u), false, u);
+});
+
+test('homepage candidates: JSON-LD Product/ItemList URLs first, then matching links; same store only', () => {
+  const origin = 'https://shop.test';
+  const html = htmlPage({
+    title: 'Home',
+    head: jsonLd({
+      '@context': 'https://schema.org',
+      '@type': 'ItemList',
+      itemListElement: [
+        { '@type': 'ListItem', position: 1, url: `${origin}/catalog/featured-one` },
+        { '@type': 'ListItem', position: 2, item: { '@type': 'Product', name: 'Two', url: `${origin}/catalog/featured-two` } },
+      ],
+    }),
+    body: `
+      <a href="/products/linked-one">One</a>
+      <a href="/products/linked-one#reviews">One again</a>
+      <a href="https://www.shop.test/p/linked-two">Two</a>
+      <a href="https://other.test/products/elsewhere">Elsewhere</a>
+      <a href="/cart/add?id=1">Add</a>
+      <a href="javascript:alert(1)">Bad</a>
+      <a href="/pages/about">About</a>`,
+  });
+  const page = parsePage(html, `${origin}/`);
+  assert.deepEqual(productUrlsFromHome(page, new URL(`${origin}/`)), [
+    `${origin}/catalog/featured-one`,
+    `${origin}/catalog/featured-two`,
+    `${origin}/products/linked-one`,
+    'https://www.shop.test/p/linked-two',
+  ]);
+});
+
+test('cleanCandidates resolves, filters and de-duplicates, never returning the homepage', () => {
+  const store = new URL('http://127.0.0.1:4000/');
+  assert.deepEqual(
+    cleanCandidates(['/', '/products/a', 'http://127.0.0.1:4000/products/a#x', 'http://127.0.0.1:4001/products/b', '/checkout'], store, store),
+    ['http://127.0.0.1:4000/products/a'],
+  );
+});
+
+test('product URLs from a sitemap: by pattern, or every page of a product sitemap', () => {
+  const pages = ['https://s.test/', 'https://s.test/products/a', 'https://s.test/pages/about'];
+  assert.deepEqual(productUrlsFromSitemap(pages, 'https://s.test/sitemap.xml'), ['https://s.test/products/a']);
+  const slugs = ['https://s.test/', 'https://s.test/trail-jacket', 'https://s.test/merino-top', 'https://s.test/cart'];
+  assert.deepEqual(productUrlsFromSitemap(slugs, 'https://s.test/sitemap_products_1.xml'), ['https://s.test/trail-jacket', 'https://s.test/merino-top']);
+  assert.deepEqual(productUrlsFromSitemap(slugs, 'https://s.test/sitemap_pages_1.xml'), []);
+});
+
+test('platform detection from homepage HTML and headers', () => {
+  const cases: [string, Record<string, string>, string][] = [
+    ['<link href="//cdn.shopify.com/s/files/1/theme.css">', {}, 'shopify'],
+    ['<script>Shopify.theme = {"name":"Dawn"};</script>', {}, 'shopify'],
+    ['<p>hi</p>', { 'x-shopid': '123' }, 'shopify'],
+    ['<link href="/wp-content/plugins/woocommerce/assets/css/woocommerce.css">', {}, 'woocommerce'],
+    ['<body class="home woocommerce-page woocommerce">', {}, 'woocommerce'],
+    ['<script src="https://cdn11.bigcommerce.com/s-abc/stencil/1.0/theme.js"></script>', {}, 'bigcommerce'],
+    ['<script type="text/x-magento-init">{"*": {"mage/cookies": {}}}</script>', {}, 'magento'],
+    ['<div data-mage-init=\'{"Magento_Ui/js/core/app": {}}\'></div>', {}, 'magento'],
+    ['<p>We sell stencils and image sets.</p>', {}, 'other'],
+    ['', {}, 'other'],
+  ];
+  for (const [html, headers, expected] of cases) assert.equal(detectPlatform(html, headers), expected, html);
+});

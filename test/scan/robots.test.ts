@@ -1,0 +1,153 @@
+// robots.txt parsing under RFC 9309 (group choice, longest match, Allow on ties, status handling) and the
+// live-agent classification on the 13 real retailer files of the shared corpus (expected table written by hand).
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { AI_TOKENS, LIVE_AGENT_TOKENS, SCANNER_TOKEN, liveAgentAccess, parseRobots } from '../../scan/robots.js';
+import { failResource, readRealFixture, requireRealFixtures, response, robotsFrom } from '../helpers/artifacts.js';
+
+describe('parseRobots', () => {
+  it('picks the named group over *, case-insensitively, and does not inherit * rules', () => {
+    const r = robotsFrom('User-agent: *\nDisallow: /\n\nUser-agent: oai-searchbot\nDisallow: /cart\n');
+    assert.equal(r.isAllowed('OAI-SearchBot', '/'), true);
+    assert.equal(r.isAllowed('OAI-SearchBot', '/cart'), false);
+    assert.equal(r.isAllowed('ChatGPT-User', '/'), false);
+    assert.deepEqual(r.groups, ['*', 'oai-searchbot']);
+  });
+
+  it('uses the longest match and lets Allow win a tie', () => {
+    const r = robotsFrom('User-agent: *\nDisallow: /shop\nAllow: /shop/products\nDisallow: /x\nAllow: /x\n');
+    assert.equal(r.isAllowed('Claude-User', '/shop/cart'), false);
+    assert.equal(r.isAllowed('Claude-User', '/shop/products/mug'), true);
+    assert.equal(r.isAllowed('Claude-User', '/x'), true);
+  });
+
+  it('accepts absolute URLs from any origin and compares only path and query', () => {
+    const r = robotsFrom('User-agent: *\nDisallow: /*?sort=\n');
+    assert.equal(r.isAllowed('PerplexityBot', 'https://other.example/c?sort=price'), false);
+    assert.equal(r.isAllowed('PerplexityBot', 'https://store.example/c'), true);
+  });
+
+  it('merges groups that name the same token (RFC 9309 §2.2.1)', () => {
+    const r = robotsFrom('User-agent: ChatGPT-User\nDisallow: /a\n\nUser-agent: chatgpt-user/2.0\nDisallow: /b\n');
+    assert.equal(r.isAllowed('ChatGPT-User', '/a'), false);
+    assert.equal(r.isAllowed('ChatGPT-User', '/b'), false);
+    assert.equal(r.isAllowed('ChatGPT-User', '/c'), true);
+  });
+
+  it('treats a missing file and 4xx as allow-all, 5xx and unreachable as disallow-all', () => {
+    const missing = robotsFrom('', 404);
+    assert.equal(missing.present, false);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.isAllowed('GPTBot', '/'), true);
+    const down = robotsFrom('', 503);
+    assert.equal(down.present, false);
+    assert.equal(down.status, 503);
+    assert.equal(down.isAllowed('Claude-User', '/'), false);
+    const timeout = parseRobots(failResource('https://store.example/robots.txt', 'timeout'));
+    assert.equal(timeout.status, null);
+    assert.equal(timeout.isAllowed('Claude-User', '/'), false);
+    const notFetched = parseRobots(failResource('https://store.example/robots.txt', 'not-fetched'));
+    assert.equal(notFetched.isAllowed('Claude-User', '/'), true);
+  });
+
+  it('collects sitemaps, Content-Signal and unknown lines', () => {
+    const r = robotsFrom(
+      '\uFEFF# comment\nUser-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\nSitemap: https://store.example/sitemap.xml\nthis is not a field\nFoo: bar\n',
+    );
+    assert.equal(r.present, true);
+    assert.deepEqual(r.sitemaps, ['https://store.example/sitemap.xml']);
+    assert.equal(r.contentSignal, true);
+    assert.equal(r.parseErrors, 2);
+  });
+
+  it('reads a file cut at the size cap', () => {
+    const res = response('https://store.example/robots.txt', 'User-agent: *\nDisallow: /\n', { contentType: 'text/plain' });
+    const r = parseRobots({ ok: false, reason: 'too-large', detail: 'cap', url: res.url, res });
+    assert.equal(r.isAllowed('Claude-User', '/'), false);
+  });
+
+  it('exports the token lists', () => {
+    assert.equal(LIVE_AGENT_TOKENS.length, 6);
+    for (const t of LIVE_AGENT_TOKENS) assert.ok((AI_TOKENS as readonly string[]).includes(t));
+    for (const t of ['GPTBot', 'ClaudeBot', 'Google-Extended', 'CCBot', 'Applebot-Extended', 'Bytespider', 'Meta-ExternalAgent', 'anthropic-ai', 'cohere-ai']) {
+      assert.ok((AI_TOKENS as readonly string[]).includes(t), t);
+    }
+    assert.equal(SCANNER_TOKEN, 'store-readiness');
+  });
+});
+
+describe('liveAgentAccess', () => {
+  it('blocks a token disallowed at / or on every product path, restricts one disallowed on some', () => {
+    const r = robotsFrom('User-agent: *\nDisallow: /products/b\n\nUser-agent: PerplexityBot\nDisallow: /\n\nUser-agent: Claude-User\nDisallow: /products/\n');
+    const v = liveAgentAccess(r, ['https://store.example/products/a', 'https://store.example/products/b']);
+    assert.equal(v.verdict, 'partly');
+    assert.deepEqual(v.blocked, ['Claude-User', 'PerplexityBot']);
+    assert.deepEqual(v.restricted, ['OAI-SearchBot', 'ChatGPT-User', 'Claude-SearchBot', 'Perplexity-User']);
+  });
+});
+
+// Expected classification of the six live agents, read from each file by hand: at `/`, and at a product path typical
+// of the site. The 2019 Protego files predate AI bots (only `*` and old crawlers apply); the 2026 gptfirewall files
+// are lower-cased by their archiver, which RFC 9309's case-insensitive token matching must not care about.
+const REAL_ROBOTS: { file: string; pdp: string; root: string; withPdp: string; blocked?: string[]; note: string }[] = [
+  { file: 'amazon.com--2019-protego.robots.txt', pdp: '/dp/B07C8KMQQ6', root: 'allowed', withPdp: 'allowed', note: '* allows / and /dp/<asin>; only EtaoSpider is disallowed' },
+  { file: 'bestbuy.com--2019-protego.robots.txt', pdp: '/site/belkin-soundform-elite/6390217.p?skuId=6390217', root: 'allowed', withPdp: 'allowed', note: 'CRLF; * blocks /site/builder etc., not product pages' },
+  { file: 'ebay.com--2019-protego.robots.txt', pdp: '/itm/302474151804', root: 'allowed', withPdp: 'allowed', note: '/itm/*_nkw and ?fits only' },
+  { file: 'etsy.com--2019-protego.robots.txt', pdp: '/listing/123456789/handmade-mug', root: 'allowed', withPdp: 'allowed', note: 'Spinn3r blocked; /listing/*/stubs/* only' },
+  { file: 'hm.com--2019-protego.robots.txt', pdp: '/en_gb/productpage.0685816001.html', root: 'allowed', withPdp: 'allowed', note: 'empty Disallow' },
+  { file: 'homedepot.com--2019-protego.robots.txt', pdp: '/p/Husky-Tool-Set/312345678', root: 'allowed', withPdp: 'allowed', note: 'wildcards on checkout/order pages' },
+  { file: 'ikea.com--2019-protego.robots.txt', pdp: '/gb/en/p/vallentuna-sofa-bed-module-s99277508/', root: 'allowed', withPdp: 'allowed', note: 'single * group' },
+  { file: 'johnlewis.com--2019-protego.robots.txt', pdp: '/google-nest-mini/p4781720', root: 'allowed', withPdp: 'allowed', note: 'ad bots have own groups' },
+  { file: 'llmstxt.org--sitemap-only.robots.txt', pdp: '/intro.html', root: 'allowed', withPdp: 'allowed', note: 'no group at all' },
+  { file: 'newegg.com--2019-protego.robots.txt', pdp: '/p/N82E16824012345', root: 'allowed', withPdp: 'allowed', note: 'two * groups merged; ChangeDetection/008/Nutch blocked' },
+  { file: 'nike.com--2019-protego.robots.txt', pdp: '/t/air-force-1-07-mens-shoes-jBrhbr/CW2288-111', root: 'allowed', withPdp: 'allowed', note: '*/p/ disallowed but PDPs live under /t/' },
+  { file: 'target.com--2019-protego.robots.txt', pdp: '/p/some-product/-/A-12345678', root: 'allowed', withPdp: 'allowed', note: 'single * group' },
+  { file: 'shutterstock.com--2026-01-lowercased-gptfirewall.robots.txt', pdp: '/image-photo/red-apple-123456', root: 'partly', withPdp: 'partly', blocked: ['OAI-SearchBot'], note: 'oai-searchbot: disallow / (allow */image-* does not reopen /); others fall back to *' },
+  { file: 'stock.adobe.com--2026-01-lowercased-gptfirewall.robots.txt', pdp: '/images/red-apple/123456', root: 'allowed', withPdp: 'allowed', note: 'only training bots (gptbot, ccbot, anthropic-ai, claude-web, google-extended, applebot-extended) disallowed' },
+  { file: 'tripadvisor.com--2026-01-lowercased-gptfirewall.robots.txt', pdp: '/attraction_product_review-g188590-d12345678', root: 'allowed', withPdp: 'partly', note: 'chatgpt-user/oai-searchbot groups add disallow /*-g188*' },
+  { file: 'yelp.com--2026-01-lowercased-gptfirewall.robots.txt', pdp: '/biz/some-cafe-san-francisco', root: 'blocked', withPdp: 'blocked', blocked: [...LIVE_AGENT_TOKENS], note: 'default deny: * disallow /, no live agent named' },
+];
+
+describe('real robots.txt corpus', () => {
+  it('classifies the live agents in every real file as written in the table', (t) => {
+    const dir = requireRealFixtures(t);
+    if (!dir) return;
+    const files = readdirSync(join(dir, 'robots')).filter((f) => f.endsWith('.robots.txt')).sort();
+    assert.deepEqual(files, REAL_ROBOTS.map((r) => r.file).sort(), 'the table covers every file of the corpus');
+    for (const row of REAL_ROBOTS) {
+      const r = robotsFrom(readRealFixture(dir, join('robots', row.file)));
+      const root = liveAgentAccess(r, []);
+      assert.equal(root.verdict, row.root, `${row.file} at /: ${row.note}`);
+      const withPdp = liveAgentAccess(r, [`https://store.example${row.pdp}`]);
+      assert.equal(withPdp.verdict, row.withPdp, `${row.file} at ${row.pdp}: ${row.note}`);
+      if (row.blocked) assert.deepEqual(root.blocked, row.blocked, row.file);
+    }
+  });
+
+  it('reads the details that the table relies on', (t) => {
+    const dir = requireRealFixtures(t);
+    if (!dir) return;
+    const read = (f: string) => robotsFrom(readRealFixture(dir, join('robots', f)));
+    const yelp = read('yelp.com--2026-01-lowercased-gptfirewall.robots.txt');
+    assert.equal(yelp.isAllowed('Googlebot', '/biz/some-cafe'), true, 'googlebot has its own allow group');
+    assert.equal(yelp.isAllowed('GPTBot', '/'), false);
+    const shutter = read('shutterstock.com--2026-01-lowercased-gptfirewall.robots.txt');
+    assert.equal(shutter.isAllowed('OAI-SearchBot', '/image-photo/red-apple-123456'), true, 'allow */image-* beats disallow /');
+    assert.equal(shutter.isAllowed('OAI-SearchBot', '/'), false);
+    const trip = read('tripadvisor.com--2026-01-lowercased-gptfirewall.robots.txt');
+    const g188 = 'https://www.tripadvisor.com/attraction_product_review-g188590-d1';
+    assert.deepEqual(liveAgentAccess(trip, [g188]).blocked, ['OAI-SearchBot', 'ChatGPT-User'], 'the only sampled path is disallowed');
+    const two = liveAgentAccess(trip, [g188, 'https://www.tripadvisor.com/attraction_product_review-g60763-d1']);
+    assert.deepEqual(two.restricted, ['OAI-SearchBot', 'ChatGPT-User'], 'one of two sampled paths is disallowed');
+    assert.deepEqual(two.blocked, []);
+    assert.equal(trip.sitemaps.length, 12);
+    const adobe = read('stock.adobe.com--2026-01-lowercased-gptfirewall.robots.txt');
+    assert.ok(['gptbot', 'ccbot', 'anthropic-ai', 'google-extended'].every((g) => adobe.groups.includes(g)));
+    const sitemapOnly = read('llmstxt.org--sitemap-only.robots.txt');
+    assert.deepEqual(sitemapOnly.groups, []);
+    assert.deepEqual(sitemapOnly.sitemaps, ['https://llmstxt.org/sitemap.xml']);
+    for (const row of REAL_ROBOTS) assert.equal(read(row.file).parseErrors, 0, `${row.file} parses cleanly`);
+  });
+});
