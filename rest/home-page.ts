@@ -1,0 +1,242 @@
+// GET / (what the service does, the scan form, the top of the index, developer links) and POST /scan, the form's
+// target: it runs the scan_store tool behind the same auth and scan limiter as GET /api/v1/scan, then 303s to
+// the new report. Errors re-render this page with the message in plain words and the error's own status.
+import type { Request, RequestHandler, Response } from 'express';
+import { AppError, GENERIC_INTERNAL_MESSAGE } from '../server/errors.js';
+import { toAppError } from '../server/http-errors.js';
+import { VERTICALS } from '../schemas/params.js';
+import { PILLARS } from '../scan/pillars.js';
+import { CHECKS } from '../scan/registry.js';
+import { scanStore } from '../tools/scan-store.js';
+import { toolContext, type RouterDeps } from './router.js';
+import { GRADE_MEANING, PRODUCT_NAME, gradePill, html, layout, sendPage, verticalLabel, type GradeLetter, type SafeHtml } from './html.js';
+
+/** design/checks.md §6. */
+const GRADE_BANDS: [GradeLetter, string][] = [
+  ['A', '85–100'],
+  ['B', '70–84'],
+  ['C', '55–69'],
+  ['D', '40–54'],
+  ['E', '0–39'],
+];
+
+export interface HomeForm {
+  url?: string;
+  vertical?: string;
+}
+
+interface PlainError {
+  status: number;
+  headline: string;
+  detail?: string;
+  headers?: Record<string, string>;
+}
+
+const minutes = (seconds: number): string => {
+  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} seconds`;
+  const m = Math.ceil(seconds / 60);
+  return m === 1 ? 'a minute' : `${m} minutes`;
+};
+
+/** What went wrong, for a merchant rather than a program: one headline, one line of detail at most. */
+export function plainError(err: AppError, form: HomeForm): PlainError {
+  const base = { status: err.status, headers: err.headers };
+  switch (err.code) {
+    case 'MISSING_URL':
+      return { ...base, headline: 'Enter your store’s address to scan it, for example https://shop.example.com.' };
+    case 'INVALID_URL':
+      return { ...base, headline: 'We can’t scan that address.', detail: err.message };
+    case 'INVALID_PARAMS':
+      return { ...base, headline: 'Something in the form is not right.', detail: err.message };
+    case 'RATE_LIMITED': {
+      const retry = Number(err.headers?.['Retry-After']);
+      return {
+        ...base,
+        headline: 'You have reached the scan limit for now.',
+        detail: `Scans are limited per hour to keep the service fair for everyone.${
+          Number.isFinite(retry) && retry > 0 ? ` You can scan again in ${minutes(retry)}.` : ' Please try again later.'
+        } Reports and the index stay available meanwhile.`,
+      };
+    }
+    case 'SCAN_TIMEOUT':
+      return {
+        ...base,
+        headline: 'Your store took too long to answer.',
+        detail: 'We could not get the home page in time. Check that the store is online and not behind a password page, then try again.',
+      };
+    case 'STORE_UNREACHABLE':
+      return {
+        ...base,
+        headline: `We could not reach ${hostOf(form.url) ?? 'that store'}.`,
+        detail: 'The name does not resolve or the server refused the connection. Check the address for typos.',
+      };
+    case 'SERVICE_UNAVAILABLE':
+      return { ...base, headline: 'We are busy right now.', detail: 'Too many scans are running at once. Please try again in a minute.' };
+    case 'UNAUTHORIZED':
+      return { ...base, headline: 'Your API key was not accepted.', detail: err.message };
+    case 'PAYLOAD_TOO_LARGE':
+    case 'INVALID_BODY':
+      return { ...base, headline: 'The form could not be read.', detail: 'Please type the store address again.' };
+    default:
+      return { ...base, headline: 'Something went wrong on our side.', detail: GENERIC_INTERNAL_MESSAGE };
+  }
+}
+
+function hostOf(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(/^https?:\/\//i.test(url.trim()) ? url.trim() : `https://${url.trim()}`).host || null;
+  } catch {
+    return null;
+  }
+}
+
+const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+export async function renderHomePage(deps: Pick<RouterDeps, 'store'>, form: HomeForm, error?: PlainError): Promise<SafeHtml> {
+  const top = await deps.store.topStores({ limit: 10 });
+  const vertical = form.vertical && (VERTICALS as readonly string[]).includes(form.vertical) ? form.vertical : '';
+  const body = html`
+<section class="card home-hero">
+  <div class="home-top">
+    <div class="home-intro">
+      <p class="eyebrow">Lighthouse for agentic commerce</p>
+      <h1>Can AI shopping agents buy from your store?</h1>
+      <p class="lead">${PRODUCT_NAME} visits your store the way ChatGPT, Claude and Perplexity shopping agents do and checks whether they can find your products, understand them and buy. You get a score out of 100, a grade from A to E and a prioritised list of fixes in about 30 seconds.</p>
+    </div>
+    <ol class="steps" aria-label="How it works">
+      <li><div><strong>Enter your store’s address</strong><span>Any public storefront: Shopify, WooCommerce or your own.</span></div></li>
+      <li><div><strong>We read it like an agent</strong><span>robots.txt, product pages, structured data, policies and agent protocols.</span></div></li>
+      <li><div><strong>Get your score and fixes</strong><span>A shareable report, a badge for your site and the fixes that win the most points.</span></div></li>
+    </ol>
+  </div>
+  ${error
+    ? html`<div class="alert alert-error" role="alert" id="scan-error">
+    <p class="alert-title"><span aria-hidden="true">!</span> ${error.headline}</p>
+    ${error.detail ? html`<p>${error.detail}</p>` : ''}
+  </div>`
+    : ''}
+  <form class="scan-form" method="post" action="/scan">
+    <div class="field field-url">
+      <label for="url">Your store’s address</label>
+      <input id="url" name="url" type="text" inputmode="url" autocomplete="url" spellcheck="false" autocapitalize="off" required maxlength="2048" placeholder="https://your-store.com" value="${form.url ?? ''}"${error ? html` aria-describedby="scan-error"` : ''}>
+    </div>
+    <div class="field field-vertical">
+      <label for="vertical">Category <span class="optional">(optional)</span></label>
+      <select id="vertical" name="vertical">
+        <option value="">Any category</option>
+        ${VERTICALS.map((v) => html`<option value="${v}"${v === vertical ? html` selected` : ''}>${verticalLabel(v)}</option>`)}
+      </select>
+    </div>
+    <button class="button button-primary" type="submit">Scan my store</button>
+  </form>
+  <p class="small muted">Free, no sign-up. Meant for your own store: we read public pages only, like an agent would (no JavaScript, no login, no cart), and publish the score in the readiness index.</p>
+</section>
+
+<div class="grid grid-2">
+  <section class="card" aria-labelledby="top-h">
+    <h2 id="top-h">Most agent-ready stores</h2>
+    ${top.length === 0
+      ? html`<p class="empty">No store has been scanned yet. Be the first!</p>`
+      : html`<table class="ranking">
+      <thead><tr><th scope="col">Rank</th><th scope="col">Store</th><th scope="col" class="num">Score</th></tr></thead>
+      <tbody>${top.map(
+        (row) => html`<tr>
+          <td>#${row.rank}</td>
+          <td><a href="/r/${row.scanId}">${row.host}</a></td>
+          <td class="num">${row.score} ${gradePill(row.grade)}</td>
+        </tr>`,
+      )}</tbody>
+    </table>`}
+    <p><a href="/index">See the full readiness index</a></p>
+  </section>
+  <section class="card" aria-labelledby="what-h">
+    <h2 id="what-h">What we check</h2>
+    <ul class="pillar-summary">
+      ${PILLARS.map((p) => html`<li><span>${p.label}</span><span class="muted">${p.max} pts</span></li>`)}
+    </ul>
+    <p class="muted small">${CHECKS.length} checks from raw HTTP: robots.txt rules for live agents, bot walls, sitemaps and llms.txt, Product structured data (price, stock, identifiers), return and shipping policies, agent protocols (UCP, ACP, MCP) and a buy path an agent can hand off. Blocking the agents outright caps the score at 35.</p>
+    <h3 class="sub-h">What the grades mean</h3>
+    <ul class="grade-legend">
+      ${GRADE_BANDS.map(([g, range]) => html`<li>${gradePill(g)}<span class="grade-range">${range}</span><span>${GRADE_MEANING[g]}</span></li>`)}
+    </ul>
+  </section>
+</div>
+
+<section class="card dev-links" aria-labelledby="dev-h">
+  <h2 id="dev-h">For developers and agents</h2>
+  <ul class="link-grid">
+    <li><a href="/api/v1"><strong>REST API</strong><span>Discovery document, /api/v1</span></a></li>
+    <li><a href="/openapi.json"><strong>OpenAPI 3.1</strong><span>/openapi.json</span></a></li>
+    <li><a href="/mcp"><strong>MCP server</strong><span>Streamable HTTP at /mcp, no key</span></a></li>
+    <li><a href="/llms.txt"><strong>llms.txt</strong><span>The site summary for models</span></a></li>
+    <li><a href="/auth.md"><strong>API keys</strong><span>Pro quotas, bulk reads, agent briefs</span></a></li>
+    <li><a href="/.well-known/mcp/server-card.json"><strong>MCP server card</strong><span>/.well-known/mcp/server-card.json</span></a></li>
+  </ul>
+</section>`;
+  return layout(
+    {
+      title: `${PRODUCT_NAME}: is your store ready for AI shopping agents?`,
+      description: 'Scan your store and get a 0–100 agent-readiness score, a grade A–E and prioritised fixes.',
+      nav: 'home',
+    },
+    body,
+  );
+}
+
+/** GET /: the home page; ?url= and ?vertical= prefill the form (the report's "re-scan" link), nothing runs. */
+export function homePage(deps: RouterDeps): RequestHandler {
+  return async (req, res) => {
+    const form = { url: one(req.query.url)?.slice(0, 2048), vertical: one(req.query.vertical) };
+    sendPage(res, await renderHomePage(deps, form), { form: true });
+  };
+}
+
+/** Runs a guard middleware inside the handler, so its refusal (next(err)) re-renders this page instead of JSON. */
+function runGuard(guard: RequestHandler, req: Request, res: Response): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    Promise.resolve(guard(req, res, (err?: unknown) => (err ? reject(err) : resolve()))).catch(reject);
+  });
+}
+
+/** POST /scan (application/x-www-form-urlencoded): scan, then 303 to /r/<id>; errors re-render the home page. */
+export function scanFromForm(deps: RouterDeps): RequestHandler {
+  const guards = [deps.guards.auth('optional'), deps.guards.limit('scan')];
+  return async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const form: HomeForm = { url: one(body.url)?.trim().slice(0, 4096), vertical: one(body.vertical) || undefined };
+    try {
+      // A form posted from another site would spend the visitor's scan quota: browsers tell us, so refuse it.
+      if (req.get('sec-fetch-site') === 'cross-site') {
+        throw new AppError('INVALID_PARAMS', 'Scans can only be started from this site’s own form.');
+      }
+      if (!form.url) throw new AppError('MISSING_URL', 'url is required.');
+      const tool = scanStore;
+      const parsed = tool.input.safeParse({ url: form.url, ...(form.vertical ? { vertical: form.vertical } : {}) });
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        if (issue?.path[0] === 'vertical') {
+          throw new AppError('INVALID_PARAMS', `Choose a category from the list (${VERTICALS.map(verticalLabel).join(', ')}), or leave it empty.`);
+        }
+        throw new AppError('INVALID_URL', issue?.message ?? 'This is not a valid URL.');
+      }
+      for (const guard of guards) await runGuard(guard, req, res);
+      const result = (await tool.handler(parsed.data, toolContext(req, res, deps))) as { scan_id: number };
+      if (res.headersSent || res.destroyed) return;
+      res.setHeader('Cache-Control', 'no-store');
+      res.redirect(303, `/r/${Number(result.scan_id)}`);
+    } catch (err) {
+      if (res.headersSent || res.destroyed) return;
+      const appError = toAppError(err);
+      if (!appError) req.log?.error({ err }, 'form scan failed unexpectedly');
+      else if (appError.status >= 500) req.log?.warn({ code: appError.code }, appError.message);
+      const plain = plainError(appError ?? new AppError('INTERNAL_ERROR', GENERIC_INTERNAL_MESSAGE), form);
+      sendPage(res, await renderHomePage(deps, form, plain), {
+        status: plain.status,
+        form: true,
+        cacheControl: 'no-store',
+        headers: plain.headers,
+      });
+    }
+  };
+}

@@ -1,0 +1,117 @@
+// GET /index (alias /stores): the public readiness index, ranked by latest score, 50 stores a page, filterable
+// by vertical. The store leaves delisted hosts out; each row links to the host's latest report.
+import type { RequestHandler } from 'express';
+import { VERTICALS } from '../schemas/params.js';
+import type { StoreRepo } from '../store/repo.js';
+import { agentReadyVerified } from '../tools/readiness.js';
+import { PRODUCT_NAME, formatDate, gradePill, html, layout, messagePage, sendPage, verticalLabel, type SafeHtml } from './html.js';
+
+export const PAGE_SIZE = 50;
+
+const isVertical = (v: string): boolean => (VERTICALS as readonly string[]).includes(v);
+
+function indexHref(vertical: string | null, page = 1): string {
+  const params = new URLSearchParams();
+  if (vertical) params.set('vertical', vertical);
+  if (page > 1) params.set('page', String(page));
+  const q = params.toString();
+  return q ? `/index?${q}` : '/index';
+}
+
+function filterChips(current: string | null): SafeHtml {
+  const chip = (v: string | null, label: string) =>
+    v === current
+      ? html`<li><span class="chip chip-active" aria-current="true">${label}</span></li>`
+      : html`<li><a class="chip chip-link" href="${indexHref(v)}">${label}</a></li>`;
+  return html`<nav aria-label="Filter by category"><ul class="chips filter">${chip(null, 'All stores')}${VERTICALS.map((v) => chip(v, verticalLabel(v)))}</ul></nav>`;
+}
+
+function badRequest(heading: string, body: SafeHtml): SafeHtml {
+  return messagePage({ title: 'Bad request', heading, body, nav: 'index' });
+}
+
+export function indexPage(deps: { store: StoreRepo }): RequestHandler {
+  return async (req, res) => {
+    const rawVertical = req.query.vertical;
+    const rawPage = req.query.page;
+    let vertical: string | null = null;
+    if (rawVertical !== undefined && rawVertical !== '') {
+      if (typeof rawVertical !== 'string' || !isVertical(rawVertical)) {
+        sendPage(
+          res,
+          badRequest(
+            'Unknown category',
+            html`<p>The category filter must be one of: ${VERTICALS.join(', ')}.</p>${filterChips(null)}`,
+          ),
+          { status: 400 },
+        );
+        return;
+      }
+      vertical = rawVertical;
+    }
+    let page = 1;
+    if (rawPage !== undefined && rawPage !== '') {
+      if (typeof rawPage !== 'string' || !/^[1-9][0-9]{0,6}$/.test(rawPage)) {
+        sendPage(
+          res,
+          badRequest('Unknown page', html`<p>The page must be a whole number from 1 up. <a href="${indexHref(vertical)}">Go to the first page</a>.</p>`),
+          { status: 400 },
+        );
+        return;
+      }
+      page = Number(rawPage);
+    }
+
+    const [total, rows] = await Promise.all([
+      deps.store.countStores(vertical),
+      deps.store.topStores({ vertical, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+    ]);
+    const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    const now = new Date();
+    const scope = vertical ? verticalLabel(vertical) : null;
+
+    const body = html`
+<section class="card">
+  <p class="eyebrow">Readiness index</p>
+  <h1>${scope ? html`${scope}: the most agent-ready stores` : 'The most agent-ready stores'}</h1>
+  <p class="lead">Every scanned store, ranked by its latest score. ${total === 1 ? '1 store' : `${total} stores`}${scope ? html` in ${scope}` : ''}. A store with <span class="tag tag-verified">verified</span> passed the agent-ready rule: score 70 or more, not capped, price, stock and agent access all passing, scanned within 90 days.</p>
+  ${filterChips(vertical)}
+  ${rows.length === 0
+    ? html`<p class="empty">${total === 0
+        ? html`No store has been scanned${scope ? html` in ${scope}` : ''} yet. <a href="/">Scan yours</a> to open the ranking.`
+        : html`There is no page ${page}: the index has ${pages} ${pages === 1 ? 'page' : 'pages'}. <a href="${indexHref(vertical)}">Go to the first page</a>.`}</p>`
+    : html`<div class="table-wrap"><table class="ranking index-table">
+    <thead><tr><th scope="col">Rank</th><th scope="col">Store</th><th scope="col" class="num">Score</th><th scope="col" class="hide-narrow">Category</th><th scope="col" class="hide-narrow">Scanned</th></tr></thead>
+    <tbody>${rows.map(
+      (row) => html`<tr>
+        <td>#${row.rank}</td>
+        <td><a href="/r/${row.scanId}">${row.host}</a>${agentReadyVerified(row, now) ? html` <span class="tag tag-verified">verified</span>` : ''}${row.capped ? html` <span class="tag tag-block">capped</span>` : ''}</td>
+        <td class="num">${row.score} ${gradePill(row.grade)}</td>
+        <td class="hide-narrow">${row.vertical ? verticalLabel(row.vertical) : html`<span class="muted">–</span>`}</td>
+        <td class="hide-narrow">${formatDate(new Date(row.updatedAt))}</td>
+      </tr>`,
+    )}</tbody>
+  </table></div>`}
+  ${pages > 1 || page > 1
+    ? html`<nav class="pager" aria-label="Pages">
+    ${page > 1 ? html`<a class="button button-quiet" rel="prev" href="${indexHref(vertical, Math.min(page - 1, pages))}">← Previous</a>` : html`<span></span>`}
+    <span class="muted">Page ${page} of ${pages}</span>
+    ${page < pages ? html`<a class="button button-quiet" rel="next" href="${indexHref(vertical, page + 1)}">Next →</a>` : html`<span></span>`}
+  </nav>`
+    : ''}
+</section>`;
+
+    sendPage(
+      res,
+      layout(
+        {
+          title: `${scope ? `${scope}: ` : ''}Readiness index${page > 1 ? ` (page ${page})` : ''} · ${PRODUCT_NAME}`,
+          description: 'Stores ranked by how well AI shopping agents can find, understand and buy from them.',
+          nav: 'index',
+        },
+        body,
+      ),
+      { cacheControl: 'public, max-age=60' },
+    );
+  };
+}

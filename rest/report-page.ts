@@ -1,0 +1,411 @@
+// GET /r/{scan_id}: the shareable report as server-rendered HTML that needs no JavaScript. Every string that came
+// from a store (host, URLs, product facts, evidence) goes through the escaping `html` tag, and store URLs become
+// links only when they are http(s) (security.md O1, "Output safety"). Unknown, malformed or delisted ids: 404 page.
+import type { Request, Response } from 'express';
+import type { Config } from '../server/config.js';
+import type { StoreRepo } from '../store/repo.js';
+import type { ScanResult } from '../schemas/scan-result.js';
+import { isHostName } from '../scan/url.js';
+import {
+  PRODUCT_NAME,
+  bar,
+  externalLink,
+  formatTime,
+  gradeClass,
+  gradeMeaning,
+  gradePill,
+  html,
+  layout,
+  messagePage,
+  ratioClass,
+  renderHowTo,
+  sendPage,
+  verticalLabel,
+  type SafeHtml,
+} from './html.js';
+
+type Report = ScanResult;
+type Check = Report['pillars'][number]['checks'][number];
+type Product = Report['products'][number];
+type Neighbor = Report['neighbors'][number];
+
+/** checks.md §5: the hard blocks, in the merchant's words, and the check whose fix lifts the cap. */
+const CAP_REASONS: Record<string, { title: string; text: string; check: string }> = {
+  H1: {
+    title: 'robots.txt blocks the live AI shopping agents',
+    text: 'Your robots.txt disallows every live shopping agent (OAI-SearchBot, ChatGPT-User, Claude-SearchBot, Claude-User, PerplexityBot, Perplexity-User), so ChatGPT, Claude and Perplexity cannot open your pages when a shopper asks them to.',
+    check: 'access_live_agents_robots',
+  },
+  H2: {
+    title: 'Your bot protection blocks AI agents',
+    text: 'Your firewall or bot protection answered a request from an AI-agent user-agent with a block or a challenge, while an ordinary visitor got the store. Agents give up at a challenge page.',
+    check: 'access_no_bot_wall',
+  },
+  H3: {
+    title: 'The storefront is closed to automated visitors',
+    text: 'The home page answered with a password page, a login wall or a challenge, so no agent can see the store at all.',
+    check: 'access_storefront_reachable',
+  },
+};
+
+const STATUS: Record<string, { icon: string; text: string }> = {
+  pass: { icon: '✓', text: 'Pass' },
+  partial: { icon: '◐', text: 'Partial' },
+  fail: { icon: '✕', text: 'Fail' },
+};
+
+const PROTOCOL_FLAGS: { key: keyof Report['protocols']; label: string }[] = [
+  { key: 'ucp', label: 'UCP profile' },
+  { key: 'acp', label: 'ACP profile' },
+  { key: 'mcp', label: 'Storefront MCP' },
+  { key: 'mcp_server_card', label: 'MCP server card' },
+  { key: 'llms_txt', label: 'llms.txt' },
+  { key: 'markdown_negotiation', label: 'Markdown for agents' },
+  { key: 'api_catalog', label: 'API catalog' },
+  { key: 'content_signals', label: 'Content signals' },
+  { key: 'a2a', label: 'A2A agent card' },
+  { key: 'ap2', label: 'AP2 mandates' },
+  { key: 'x402', label: 'x402 payments' },
+];
+
+/** Check ids are ours, but they end up in id= and in fragment links: keep them to a safe alphabet anyway. */
+const anchor = (prefix: string, id: unknown): string => `${prefix}-${String(id ?? '').replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 80)}`;
+
+const statusOf = (status: unknown) => STATUS[String(status)] ?? { icon: '?', text: String(status ?? 'unknown') };
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+export interface ReportPageOptions {
+  baseUrl: string;
+  /** The neighbors to show (the stored window, minus hosts delisted since). */
+  neighbors: Neighbor[];
+}
+
+export function renderReportPage(report: Report, opts: ReportPageOptions): SafeHtml {
+  const { baseUrl } = opts;
+  const host = String(report.host ?? '');
+  const score = Math.round(num(report.score));
+  const grade = String(report.grade ?? '?');
+  const id = Number(report.scan_id);
+  const pageUrl = `${baseUrl}/r/${id}`;
+  const badgeable = isHostName(host);
+  const badgeUrl = badgeable ? `${baseUrl}/badge/${host}.svg` : undefined;
+  const fixes = Array.isArray(report.top_fixes) ? report.top_fixes : [];
+  const pillars = Array.isArray(report.pillars) ? report.pillars : [];
+
+  const ogTitle = `${host} scores ${score}/100 (${grade}) for AI-agent readiness`;
+  const capInfo = report.capped ? CAP_REASONS[String(report.cap_reason)] : undefined;
+  const ogDescription = report.capped
+    ? `Capped: ${capInfo?.title ?? 'AI agents are blocked outright'}. ${fixes.length} fixes to become agent-ready.`
+    : `${gradeMeaning(grade)}${fixes[0] ? ` Top fix: ${fixes[0].title} (+${fixes[0].points} points).` : ''}`;
+
+  const body = html`
+<section class="card hero ${gradeClass(grade)}" aria-labelledby="report-host">
+  <div class="hero-text">
+    <p class="eyebrow">AI-agent readiness report</p>
+    <h1 id="report-host" class="host">${host}</h1>
+    <p class="meta">
+      <span>Scanned ${formatTime(report.scanned_at)}</span>
+      <span>${externalLink(report.url)}</span>
+      ${report.vertical ? html`<span>Category: ${verticalLabel(String(report.vertical))}</span>` : ''}
+      <span>Scan #${id}</span>
+    </p>
+    <p class="verdict"><strong>Grade ${grade}.</strong> ${gradeMeaning(grade)}</p>
+    <p class="actions">
+      <a class="button" href="${rescanHref(report)}">Re-scan this store</a>
+      <a class="button button-quiet" href="/api/v1/scan/${id}.json">JSON</a>
+      <a class="button button-quiet" href="/api/v1/scan/${id}/brief.md">Agent brief (Pro)</a>
+    </p>
+  </div>
+  ${gauge(score, grade)}
+</section>
+
+${report.capped ? cappedBanner(report, capInfo) : ''}
+
+<section class="card" aria-labelledby="pillars-h">
+  <h2 id="pillars-h">Score by pillar</h2>
+  <ul class="pillar-list">
+    ${pillars.map(
+      (p) => html`<li>
+      <a class="pillar-row" href="/r/${id}#${anchor('pillar', p.id)}">
+        <span class="pillar-label">${p.label}</span>
+        <span class="pillar-score"><strong>${num(p.score)}</strong> / ${num(p.max)}</span>
+      </a>
+      ${bar(num(p.score), num(p.max), ratioClass(num(p.score), num(p.max)), `${p.label}: ${num(p.score)} of ${num(p.max)} points`)}
+    </li>`,
+    )}
+  </ul>
+  ${report.capped
+    ? html`<p class="muted small cap-note">The pillars add up to ${pillars.reduce((sum, p) => sum + num(p.score), 0)} points; the cap holds the score at ${score} until agents can get in.</p>`
+    : ''}
+</section>
+
+<section class="card" aria-labelledby="fixes-h">
+  <h2 id="fixes-h">Top fixes</h2>
+  ${fixes.length === 0
+    ? html`<p class="muted">Nothing left to fix: every check passed.</p>`
+    : html`<p class="muted">Biggest wins first: each fix shows the points it brings back.</p>
+  <ol class="fix-list">${fixes.slice(0, 5).map(fixItem)}</ol>
+  ${fixes.length > 5
+    ? html`<details class="more-fixes"><summary>Show ${fixes.length - 5} more ${fixes.length - 5 === 1 ? 'fix' : 'fixes'}</summary><ol class="fix-list" start="6">${fixes.slice(5).map(fixItem)}</ol></details>`
+    : ''}`}
+</section>
+
+<section class="card" aria-labelledby="checks-h">
+  <h2 id="checks-h">Every check</h2>
+  ${checkSummary(pillars)}
+  ${pillars.map(
+    (p) => html`<section class="pillar-checks" id="${anchor('pillar', p.id)}" aria-label="${p.label}">
+    <h3><span>${p.label}</span> <span class="pillar-score">${num(p.score)} / ${num(p.max)} points</span></h3>
+    <ul class="check-list">${problemsFirst(Array.isArray(p.checks) ? p.checks : []).map(checkItem)}</ul>
+  </section>`,
+  )}
+</section>
+
+<section class="card" aria-labelledby="seen-h">
+  <h2 id="seen-h">What agents see</h2>
+  <p class="muted">The product facts an AI agent could read from the product pages we sampled. The grey tag after each fact names the markup it came from.</p>
+  ${productsTable(Array.isArray(report.products) ? report.products : [])}
+  ${report.protocols ? protocolList(report.protocols) : ''}
+</section>
+
+<div class="grid grid-2">
+  <section class="card" aria-labelledby="rank-h">
+    <h2 id="rank-h">In the readiness index</h2>
+    ${neighborsTable(opts.neighbors, host)}
+    <p><a href="/index">See the whole index</a></p>
+  </section>
+  <section class="card" aria-labelledby="badge-h">
+    <h2 id="badge-h">Badge</h2>
+    ${badgeable ? badgeSection(baseUrl, host) : html`<p class="muted">No badge: this host name cannot carry one.</p>`}
+  </section>
+</div>
+
+<section class="card data-links" aria-labelledby="data-h">
+  <h2 id="data-h">Take it further</h2>
+  <ul>
+    <li><a href="/api/v1/scan/${id}.json">This report as JSON</a>: the same data for your tools and CI.</li>
+    <li><a href="/api/v1/scan/${id}/brief.md">Agent brief</a> (needs a Pro API key, sent as <code>Authorization: Bearer &lt;key&gt;</code>; see <a href="/auth.md">how to get one</a>): sequenced how-tos and paste-ready markup to hand to your developer or coding agent.</li>
+    <li><a href="${rescanHref(report)}">Re-scan</a> after you ship fixes; the badge and the index follow the latest scan.</li>
+  </ul>
+  <p class="muted small">Rubric ${String(report.rubric_version ?? '')}. Scans read public pages only, like an agent would: no JavaScript, no login, no cart.</p>
+</section>`;
+
+  return layout(
+    {
+      title: `${host}: ${score}/100 (${grade}) · ${PRODUCT_NAME}`,
+      description: ogTitle,
+      og: { title: ogTitle, description: ogDescription, url: pageUrl, image: badgeUrl },
+      canonical: pageUrl,
+      alternates: [{ type: 'application/json', href: `/api/v1/scan/${id}.json` }],
+    },
+    body,
+  );
+}
+
+function rescanHref(report: Report): string {
+  const params = new URLSearchParams({ url: String(report.url ?? `https://${report.host}`) });
+  if (report.vertical) params.set('vertical', String(report.vertical));
+  return `/?${params.toString()}`;
+}
+
+function gauge(score: number, grade: string): SafeHtml {
+  const value = Math.max(0, Math.min(100, score));
+  return html`<div class="gauge-box" role="img" aria-label="Score ${value} out of 100, grade ${grade}">
+    <svg class="gauge" viewBox="0 0 120 120" aria-hidden="true">
+      <circle class="gauge-track" cx="60" cy="60" r="52" pathLength="100"/>
+      ${value > 0 ? html`<circle class="gauge-value" cx="60" cy="60" r="52" pathLength="100" stroke-dasharray="${value} 100" transform="rotate(-90 60 60)"/>` : ''}
+    </svg>
+    <div class="gauge-center" aria-hidden="true">
+      <span class="score-number" data-testid="score">${value}</span>
+      <span class="score-max">/ 100</span>
+    </div>
+    <div class="gauge-grade" aria-hidden="true">${gradePill(grade, 'grade-pill-xl')}<span class="grade-caption">Grade</span></div>
+  </div>`;
+}
+
+function cappedBanner(report: Report, info: (typeof CAP_REASONS)[string] | undefined): SafeHtml {
+  return html`<section class="banner banner-capped" role="alert" aria-labelledby="cap-h">
+  <span class="banner-icon" aria-hidden="true">!</span>
+  <div>
+    <h2 id="cap-h">Score capped at 35: ${info?.title ?? 'AI agents are blocked outright'}</h2>
+    <p>${info?.text ?? 'A hard block keeps AI shopping agents out of the store.'}</p>
+    <p>While this lasts the store cannot score above 35 (grade E), whatever else it does well. Fix this first: the other fixes only count once agents can reach the store.${info ? html` <a href="/r/${Number(report.scan_id)}#${anchor('check', info.check)}">See the failing check</a>.` : ''}</p>
+  </div>
+</section>`;
+}
+
+function fixItem(fix: Report['top_fixes'][number]): SafeHtml {
+  return html`<li class="fix" id="${anchor('fix', fix.check_id)}">
+    <div class="fix-head"><span class="points-chip">+${num(fix.points)} pts</span><strong class="fix-title">${fix.title}</strong></div>
+    <div class="how">${renderHowTo(String(fix.how ?? ''))}</div>
+  </li>`;
+}
+
+const STATUS_ORDER: Record<string, number> = { fail: 0, partial: 1, pass: 2 };
+
+/** Within a pillar, what needs work comes first; the order among equals is the rubric's. */
+function problemsFirst(checks: Check[]): Check[] {
+  return checks
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => (STATUS_ORDER[a.c.status] ?? 0) - (STATUS_ORDER[b.c.status] ?? 0) || a.i - b.i)
+    .map(({ c }) => c);
+}
+
+function checkSummary(pillars: Report['pillars']): SafeHtml {
+  const all = pillars.flatMap((p) => (Array.isArray(p.checks) ? p.checks : []));
+  const count = (s: string) => all.filter((c) => c.status === s).length;
+  return html`<p class="legend">
+    <span class="status status-pass"><span aria-hidden="true">✓</span> ${count('pass')} passed</span>
+    <span class="status status-partial"><span aria-hidden="true">◐</span> ${count('partial')} partial</span>
+    <span class="status status-fail"><span aria-hidden="true">✕</span> ${count('fail')} failed</span>
+    <span class="muted">In each pillar, the checks that need work come first.</span>
+  </p>`;
+}
+
+function checkItem(check: Check): SafeHtml {
+  const s = statusOf(check.status);
+  const statusKey = STATUS[String(check.status)] ? String(check.status) : 'unknown';
+  const title = String(check.title || check.label || check.id);
+  const label = check.label && String(check.label).toLowerCase() !== title.toLowerCase() ? String(check.label) : null;
+  const blocking = check.hard_block && statusKey === 'fail';
+  const evidence = check.evidence ? html`<p class="evidence"><span class="evidence-label">Seen:</span> ${check.evidence}</p>` : '';
+  const head = html`<div class="check-head">
+        <strong class="check-title">${title}</strong>
+        <span class="check-points">${num(check.points)} / ${num(check.max)}</span>
+      </div>`;
+  const body =
+    statusKey === 'pass'
+      ? html`${head}
+      <details class="why"><summary>Details</summary>${label ? html`<p class="check-label">Check: ${label}</p>` : ''}${evidence}${check.why ? html`<p>${check.why}</p>` : ''}</details>`
+      : html`${head}
+      ${label || blocking ? html`<p class="check-label">${label ? html`Check: ${label}` : ''}${blocking ? html` <span class="tag tag-block">blocks agents · caps the score</span>` : ''}</p>` : ''}
+      ${evidence}
+      ${check.why ? html`<details class="why"><summary>Why agents care</summary><p>${check.why}</p></details>` : ''}`;
+  return html`<li class="check status-${statusKey}" id="${anchor('check', check.id)}">
+    <span class="status status-${statusKey}"><span aria-hidden="true">${s.icon}</span> ${s.text}</span>
+    <div class="check-body">
+      ${body}
+    </div>
+  </li>`;
+}
+
+function fact(f: { value: unknown; source: unknown } | null | undefined, show: (v: unknown) => string = String): SafeHtml {
+  if (!f || f.value === null || f.value === undefined || f.value === '') return html`<span class="missing">not found</span>`;
+  return html`<span class="fact-value">${show(f.value)}</span> <span class="src">${String(f.source ?? '')}</span>`;
+}
+
+const shortAvailability = (v: unknown): string => String(v).replace(/^https?:\/\/schema\.org\//i, '');
+
+function price(p: Product): SafeHtml {
+  if (!p.price || p.price.value === null || p.price.value === undefined) return html`<span class="missing">not found</span>`;
+  const amount = Number(p.price.value);
+  const currency = p.currency?.value ? String(p.currency.value) : '';
+  let text = `${p.price.value}${currency ? ` ${currency}` : ''}`;
+  if (Number.isFinite(amount) && /^[A-Z]{3}$/.test(currency)) {
+    try {
+      text = new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount);
+    } catch {
+      /* an unknown code: keep "12.5 XYZ" */
+    }
+  }
+  return html`<span class="fact-value">${text}</span> <span class="src">${String(p.price.source ?? '')}</span>${currency ? '' : html` <span class="missing">no currency</span>`}`;
+}
+
+function identifiers(p: Product): SafeHtml {
+  const ids = (['gtin', 'mpn', 'sku'] as const).filter((k) => p[k]?.value);
+  if (ids.length === 0) return html`<span class="missing">not found</span>`;
+  return html`${ids.map(
+    (k) => html`<span class="ident"><span class="ident-kind">${k.toUpperCase()}</span> <span class="fact-value">${String(p[k]?.value)}</span> <span class="src">${String(p[k]?.source ?? '')}</span></span>`,
+  )}`;
+}
+
+function productsTable(products: Product[]): SafeHtml {
+  if (products.length === 0) {
+    return html`<p class="empty">No product page was found, so agents could not read a single product. See the Discovery and Product data fixes above.</p>`;
+  }
+  return html`<div class="table-wrap"><table class="products">
+    <thead><tr><th scope="col">Product</th><th scope="col">Price</th><th scope="col">Availability</th><th scope="col">Brand</th><th scope="col">Identifiers</th></tr></thead>
+    <tbody>${products.map(
+      (p) => html`<tr>
+        <td data-label="Product"><div><div class="product-name">${fact(p.name)}</div><div class="product-url">${externalLink(p.url)}</div><div class="product-markup">Product markup: <span class="src">${String(p.markup ?? 'none')}</span></div></div></td>
+        <td data-label="Price"><div>${price(p)}</div></td>
+        <td data-label="Availability"><div>${fact(p.availability, shortAvailability)}</div></td>
+        <td data-label="Brand"><div>${fact(p.brand)}</div></td>
+        <td data-label="Identifiers"><div>${identifiers(p)}</div></td>
+      </tr>`,
+    )}</tbody>
+  </table></div>`;
+}
+
+function protocolList(protocols: Report['protocols']): SafeHtml {
+  return html`<h3 class="sub-h">Agent protocols</h3>
+  <ul class="chips">${PROTOCOL_FLAGS.map(({ key, label }) => {
+    const v = protocols[key];
+    const state = v === true ? 'yes' : v === false ? 'no' : 'unknown';
+    const word = v === true ? 'found' : v === false ? 'not found' : 'not checked';
+    return html`<li class="chip chip-${state}"><span aria-hidden="true">${v === true ? '✓' : v === false ? '✕' : '–'}</span> ${label} <span class="chip-state">${word}</span></li>`;
+  })}</ul>
+  <p class="muted small">Structured data: ${String(protocols.structured_data ?? 'none')} · Platform: ${String(protocols.platform ?? 'other')}${
+    Array.isArray(protocols.agents_blocked) && protocols.agents_blocked.length
+      ? html` · Blocked in robots.txt: ${protocols.agents_blocked.join(', ')}`
+      : ''
+  }</p>`;
+}
+
+function neighborsTable(neighbors: Neighbor[], host: string): SafeHtml {
+  if (neighbors.length === 0) return html`<p class="muted">Not ranked yet.</p>`;
+  return html`<p class="muted">Where ${host} ranked among scanned stores when this scan ran.</p>
+  <table class="ranking">
+    <thead><tr><th scope="col">Rank</th><th scope="col">Store</th><th scope="col" class="num">Score</th></tr></thead>
+    <tbody>${neighbors.map(
+      (n) => html`<tr${n.is_self ? html` class="self"` : ''}>
+        <td>#${num(n.rank)}</td>
+        <td>${n.is_self ? html`<strong>${n.host}</strong> <span class="tag">this store</span>` : isHostName(n.host) ? html`<a href="/verify/${n.host}">${n.host}</a>` : n.host}</td>
+        <td class="num">${num(n.score)} ${gradePill(n.grade)}</td>
+      </tr>`,
+    )}</tbody>
+  </table>`;
+}
+
+function badgeSection(baseUrl: string, host: string): SafeHtml {
+  const img = `${baseUrl}/badge/${host}.svg`;
+  const target = `${baseUrl}/verify/${host}`;
+  const markdown = `[![Agent-ready score for ${host}](${img})](${target})`;
+  const htmlSnippet = `<a href="${target}"><img src="${img}" alt="Agent-ready score for ${host}"></a>`;
+  return html`<p class="badge-preview"><img src="/badge/${host}.svg" alt="Agent-ready badge for ${host}" height="20"></p>
+    <p class="muted">Show shoppers and agents that your store is ready. The badge always shows the latest scan and links to its report.</p>
+    <p class="snippet-label">Markdown</p>
+    <pre class="snippet"><code>${markdown}</code></pre>
+    <p class="snippet-label">HTML</p>
+    <pre class="snippet"><code>${htmlSnippet}</code></pre>`;
+}
+
+/** The route: integer ids only; the stored report as it was answered; hosts delisted since are not shown. */
+export function reportPage(deps: { config: Config; store: StoreRepo }) {
+  return async (req: Request, res: Response) => {
+    const rawId = req.params.scan_id;
+    const id = typeof rawId === 'string' && /^[1-9][0-9]{0,15}$/.test(rawId) ? Number(rawId) : NaN;
+    const scan = Number.isSafeInteger(id) ? await deps.store.getScan(id) : null;
+    if (!scan || (await deps.store.isDelisted(scan.host))) {
+      sendPage(res, notFoundPage(), { status: 404 });
+      return;
+    }
+    const report = { ...(scan.report as Report), scan_id: scan.id };
+    const stored = Array.isArray(report.neighbors) ? report.neighbors : [];
+    const others = stored.filter((n) => !n.is_self).map((n) => String(n.host));
+    const listed = others.length ? await deps.store.latestByHosts(others) : new Map();
+    const neighbors = stored.filter((n) => n.is_self || listed.has(String(n.host)));
+    sendPage(res, renderReportPage(report, { baseUrl: deps.config.BASE_URL, neighbors }), {
+      cacheControl: 'public, max-age=300',
+    });
+  };
+}
+
+export function notFoundPage(): SafeHtml {
+  return messagePage({
+    title: 'Report not found',
+    heading: 'We could not find that report',
+    body: html`<p>The link may be mistyped, or the store's owner asked us to remove it from the public index.</p>
+<p><a class="button" href="/">Scan a store</a> <a class="button button-quiet" href="/index">Browse the readiness index</a></p>`,
+  });
+}

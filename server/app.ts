@@ -1,0 +1,77 @@
+// Builds the express app from explicit dependencies (config, store, logger) without listening, so tests
+// start the real thing on port 0. Order: logging → guards → API (v1 + alias) → MCP → documents and pages
+// → JSON 404 under /api → one error handler.
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { StoreRepo } from '../store/repo.js';
+import type { ToolContext } from '../tools/tool.js';
+import { requestLogger } from './log.js';
+import { apiNotFound, errorHandler } from './http-errors.js';
+import { createGuards, type Guards } from './limits.js';
+import { apiRouter, methodNotAllowed } from '../rest/router.js';
+import { discoveryDocument } from '../rest/discovery.js';
+import { pageNotFound, pagesRouter } from '../rest/pages.js';
+import { mcpRouter } from './mcp.js';
+import { functionDefsRouter, wellKnownRouter } from '../well-known/index.js';
+
+export interface AppDeps {
+  config: Config;
+  store: StoreRepo;
+  log: Logger;
+  guards?: Guards;
+  /** Test seams for the scanner (injected DNS); never set in production. */
+  scanOverrides?: ToolContext['scanOverrides'];
+}
+
+export function createApp(deps: AppDeps): Express {
+  const { config } = deps;
+  const guards = deps.guards ?? createGuards({ config, store: deps.store });
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustProxy(config.TRUST_PROXY));
+  app.set('etag', false);
+  app.set('json spaces', 0);
+
+  app.use(requestLogger(deps.log));
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+  app.use(guards.everyRequest);
+
+  // Health answers never count against the read limit but still carry the RateLimit headers.
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', async (_req, res) => {
+    const ready = !app.locals.shuttingDown && (await deps.store.ping().then(() => true, () => false));
+    res.status(ready ? 200 : 503).json(ready ? { status: 'ready' } : { status: 'unavailable', code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  const discovery = discoveryDocument(config.BASE_URL);
+  const api = apiRouter({ ...deps, guards });
+  for (const prefix of ['/api/v1', '/api']) {
+    app.get(prefix, (_req, res) => void res.json(discovery));
+    app.all(prefix, methodNotAllowed(['GET']));
+    app.use(prefix, api);
+  }
+  // API extras that are not tool routes mount here, before the JSON 404.
+  app.use(functionDefsRouter()); // GET /api/v1/tools.json and /api/tools.json
+  app.use('/api', apiNotFound);
+
+  // Other surfaces mount here, one line each: MCP, well-known documents, badge, verify, pages.
+  app.use(mcpRouter(deps));
+  app.use(wellKnownRouter(deps));
+  app.use(pagesRouter({ ...deps, guards }));
+  app.use(pageNotFound);
+
+  app.use(errorHandler);
+  return app;
+}
+
+/** TRUST_PROXY as express understands it: a hop count, true/false, or a list of addresses. */
+function trustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === 'true' || value === 'false') return value === 'true';
+  return value;
+}

@@ -1,0 +1,89 @@
+// The command line (design/config.md "Command line"): scan | serve | keys create|list|revoke | delist | relist.
+// Keys and delisting act on the configured store directly; nothing here needs the HTTP server running.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { createApiKey } from './keys.js';
+import { serve } from './main.js';
+import { createRepo } from '../store/index.js';
+import { indexHost } from '../tools/readiness.js';
+import { runScanCommand } from './cli-scan.js';
+
+const USAGE = `Usage: store-readiness <command>
+  scan <url> [--json] [--min-score N]   audit a store from the terminal (exit 1 below --min-score)
+  serve                                 run the service (same as npm start)
+  keys create --owner <email>           create a Pro API key; prints it once
+  keys list                             list keys (id, owner, created, revoked)
+  keys revoke <key-id>                  revoke a key
+  delist <host> | relist <host>         hide a store from (or return it to) the public index`;
+
+type Out = { out: (s: string) => void; err: (s: string) => void };
+const stdio: Out = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) };
+
+export async function runCli(argv: string[], env = process.env, io: Out = stdio): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'scan') return runScanCommand(rest, env);
+  if (command === 'serve') {
+    const running = await serve(loadConfig(env));
+    const stop = () => void running.stop().then(() => process.exit(0));
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+    return -1; // keep running
+  }
+  if (command === 'keys' || command === 'delist' || command === 'relist') return withStore(env, io, command, rest);
+  io.err(USAGE);
+  return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+}
+
+async function withStore(env: NodeJS.ProcessEnv, io: Out, command: string, rest: string[]): Promise<number> {
+  const store = await createRepo(loadConfig(env));
+  try {
+    if (command === 'delist' || command === 'relist') {
+      if (rest.length !== 1) return usage(io);
+      const host = indexHost(rest[0]);
+      await store.setDelisted(host, command === 'delist');
+      io.out(`${host} ${command === 'delist' ? 'delisted: hidden from the index, badge, verify and MCP reads' : 'relisted'}`);
+      return 0;
+    }
+    const [sub, ...args] = rest;
+    if (sub === 'create') {
+      const { values } = parseArgs({ args, options: { owner: { type: 'string' } }, strict: true });
+      if (!values.owner || !/^[^\s@]+@[^\s@]+$/.test(values.owner)) {
+        io.err('keys create needs --owner <email>');
+        return 2;
+      }
+      const { key, record } = await createApiKey(store, values.owner);
+      io.out(`Created Pro key ${record.id} for ${record.owner}. Store it now: it is shown only once.`);
+      io.out(key); // alone on the last line, for scripts
+      return 0;
+    }
+    if (sub === 'list') {
+      for (const k of await store.listApiKeys()) {
+        io.out(`${k.id}  ${k.owner}  created ${k.createdAt.toISOString()}${k.revokedAt ? `  revoked ${k.revokedAt.toISOString()}` : ''}`);
+      }
+      return 0;
+    }
+    if (sub === 'revoke' && args.length === 1) {
+      const done = await store.revokeApiKey(args[0], new Date());
+      io[done ? 'out' : 'err'](done ? `Revoked ${args[0]}` : `No key with id ${args[0]}`);
+      return done ? 0 : 1;
+    }
+    return usage(io);
+  } finally {
+    await store.close();
+  }
+}
+
+function usage(io: Out): number {
+  io.err(USAGE);
+  return 2;
+}
+
+if (process.argv[1]?.endsWith('cli.ts') || process.argv[1]?.endsWith('store-readiness.js')) {
+  try {
+    const code = await runCli(process.argv.slice(2));
+    if (code >= 0) process.exit(code);
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).message}\n`);
+    process.exit(2);
+  }
+}

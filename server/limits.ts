@@ -1,0 +1,199 @@
+// Pro-key authentication and rate limits (spec §5, §8; design/security.md K1, L1–L3). Counters live in the
+// store, so several instances share them; every response carries the IETF RateLimit headers (draft-8).
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
+import type { Config } from './config.js';
+import { AppError } from './errors.js';
+import { verifyApiKey } from './keys.js';
+import type { StoreRepo } from '../store/repo.js';
+import type { Caller } from '../tools/tool.js';
+
+export interface Guards {
+  /** Enforces the route's auth mode on the caller found by everyRequest: 401 per spec §5 and decision 5. */
+  auth(mode: 'none' | 'optional' | 'pro'): RequestHandler;
+  /** The scan or read limiter for one route. */
+  limit(kind: 'scan' | 'read'): RequestHandler;
+  /** Runs on every response: identifies the caller, sets RateLimit headers, enforces the per-minute read limit. */
+  everyRequest: RequestHandler;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const QUOTA_DAYS = 30;
+const HEALTH_PATHS = new Set(['/healthz', '/readyz']);
+const REALM = 'Bearer realm="store-readiness"';
+
+/** Periods are the instant a counter stops counting, zero-padded, so one prune call fits every window size. */
+const periodOf = (expiresAtMs: number): string => String(expiresAtMs).padStart(15, '0');
+
+/** express-rate-limit's Store over StoreRepo usage counters, with fixed windows. */
+export class RepoLimiterStore implements Store {
+  readonly localKeys = false;
+  private lastPrune = 0;
+
+  constructor(
+    private readonly repo: StoreRepo,
+    readonly prefix: string,
+    private readonly windowMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  private windowEnd(): number {
+    return (Math.floor(this.now() / this.windowMs) + 1) * this.windowMs;
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const end = this.windowEnd();
+    const totalHits = await this.repo.incrementUsage(this.prefix + key, periodOf(end));
+    this.pruneNowAndThen();
+    return { totalHits, resetTime: new Date(end) };
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo> {
+    const end = this.windowEnd();
+    return { totalHits: await this.repo.getUsage(this.prefix + key, periodOf(end)), resetTime: new Date(end) };
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.repo.incrementUsage(this.prefix + key, periodOf(this.windowEnd()), -1);
+  }
+
+  async resetKey(key: string): Promise<void> {
+    const used = (await this.get(key)).totalHits;
+    if (used) await this.repo.incrementUsage(this.prefix + key, periodOf(this.windowEnd()), -used);
+  }
+
+  private pruneNowAndThen(): void {
+    const now = this.now();
+    if (now - this.lastPrune < MINUTE) return;
+    this.lastPrune = now;
+    this.repo.pruneUsage(periodOf(now)).catch(() => undefined); // housekeeping only; a failure costs nothing
+  }
+}
+
+export interface GuardOptions {
+  config: Config;
+  store: StoreRepo;
+  now?: () => number; // injected clock for tests of long windows
+}
+
+export function createGuards({ config, store, now = Date.now }: GuardOptions): Guards {
+  const callerOf = (res: Response): Caller => res.locals.caller;
+  const callerKey = (req: Request, res: Response): string => {
+    const caller = callerOf(res);
+    return caller.kind === 'pro' ? `key:${caller.keyId}` : `ip:${ipKeyGenerator(req.ip ?? '', 56)}`;
+  };
+
+  const limiter = (name: string, windowMs: number, limit: (res: Response) => number, what: string, counter?: RepoLimiterStore) =>
+    rateLimit({
+      windowMs,
+      limit: (_req, res) => limit(res),
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      identifier: name,
+      keyGenerator: callerKey,
+      store: counter ?? new RepoLimiterStore(store, `${name}:`, windowMs, now),
+      validate: { trustProxy: false, xForwardedForHeader: false },
+      handler(req, res, next) {
+        const info = (req as Request & { rateLimit: { resetTime?: Date } }).rateLimit;
+        const retryAfter = Math.max(1, Math.ceil(((info.resetTime?.getTime() ?? now() + windowMs) - now()) / 1000));
+        next(rateLimited(`${what} of ${limit(res)} reached`, retryAfter));
+      },
+    });
+
+  const readLimit = (res: Response) => (callerOf(res).kind === 'pro' ? config.PRO_READS_PER_MINUTE : config.ANON_READS_PER_MINUTE);
+  const readStore = new RepoLimiterStore(store, 'read:', MINUTE, now);
+  const reads = limiter('read', MINUTE, readLimit, 'Read limit (requests per minute)', readStore);
+  const scansPerHour = limiter(
+    'scan',
+    HOUR,
+    (res) => (callerOf(res).kind === 'pro' ? config.PRO_SCANS_PER_HOUR : config.ANON_SCANS_PER_HOUR),
+    'Scan limit (scans per hour)',
+  );
+  // Health probes are never counted nor refused, and never need the store to answer (liveness must not
+  // depend on it); they still report the caller's read budget when the store can tell.
+  const peekReads: RequestHandler = async (req, res, next) => {
+    res.locals.caller = { kind: 'anonymous', keyId: null, ip: req.ip ?? '' } satisfies Caller;
+    const limit = readLimit(res);
+    res.append('RateLimit-Policy', `"read"; q=${limit}; w=${MINUTE / 1000}`);
+    try {
+      const info = await readStore.get(callerKey(req, res));
+      const reset = Math.max(0, Math.ceil(((info.resetTime?.getTime() ?? now()) - now()) / 1000));
+      res.append('RateLimit', `"read"; r=${Math.max(0, limit - info.totalHits)}; t=${reset}`);
+    } catch {
+      /* the store is down: the probe answers anyway, without a remaining count */
+    }
+    next();
+  };
+  const proQuota = rollingQuota(store, config.PRO_SCANS_PER_30_DAYS, now);
+
+  const identify = async (req: Request, res: Response, next: NextFunction) => {
+    res.locals.caller = { kind: 'anonymous', keyId: null, ip: req.ip ?? '' } satisfies Caller;
+    const header = req.headers.authorization;
+    if (header === undefined) return next();
+    const token = /^Bearer ([\x21-\x7e]{1,200})$/.exec(header)?.[1];
+    const record = token ? await verifyApiKey(store, token) : null;
+    if (record) res.locals.caller = { kind: 'pro', keyId: record.id, ip: req.ip ?? '' } satisfies Caller;
+    else res.locals.authError = true;
+    next();
+  };
+
+  const auth = (mode: 'none' | 'optional' | 'pro'): RequestHandler => (_req, res, next) => {
+    // Decision 5 of design/security.md: a bad key is a 401 everywhere on the API, never a silent fall-back.
+    if (res.locals.authError) return next(unauthorized('The API key is invalid or revoked.', true));
+    if (mode === 'pro' && callerOf(res).kind !== 'pro') {
+      return next(unauthorized('This endpoint needs a Pro API key: send Authorization: Bearer <API_KEY>.', false));
+    }
+    next();
+  };
+
+  const chain = (handlers: RequestHandler[]): RequestHandler => (req, res, next) => {
+    const run = (i: number): void => {
+      if (i === handlers.length) return next();
+      void handlers[i](req, res, (err?: unknown) => (err ? next(err) : run(i + 1)));
+    };
+    run(0);
+  };
+
+  const everyOther = chain([identify, reads]);
+  return {
+    auth,
+    limit: (kind) => (kind === 'scan' ? chain([scansPerHour, proQuota]) : (_req, _res, next) => next()),
+    everyRequest: (req, res, next) => (HEALTH_PATHS.has(req.path) ? peekReads : everyOther)(req, res, next),
+  };
+}
+
+/** The rolling 30-day Pro quota: daily buckets summed over 30 days (a memory window this long never fires). */
+function rollingQuota(store: StoreRepo, quota: number, now: () => number): RequestHandler {
+  return async (_req, res, next) => {
+    const caller: Caller = res.locals.caller;
+    if (caller.kind !== 'pro') return next();
+    const today = Math.floor(now() / DAY);
+    // A bucket counts until 30 days after its day ends; its period is that instant.
+    const periods = Array.from({ length: QUOTA_DAYS }, (_, i) => periodOf((today - i + 1 + QUOTA_DAYS) * DAY));
+    const key = `pro-30d:key:${caller.keyId}`;
+    const used = await store.sumUsage(key, periods);
+    const resetSeconds = Math.ceil(((today + 1) * DAY - now()) / 1000);
+    res.append('RateLimit-Policy', `"pro-30d"; q=${quota}; w=${QUOTA_DAYS * DAY / 1000}`);
+    if (used >= quota) {
+      res.append('RateLimit', `"pro-30d"; r=0; t=${resetSeconds}`);
+      return next(rateLimited(`Pro scan quota of ${quota} scans per 30 days reached`, resetSeconds));
+    }
+    await store.incrementUsage(key, periods[0]);
+    res.append('RateLimit', `"pro-30d"; r=${quota - used - 1}; t=${resetSeconds}`);
+    next();
+  };
+}
+
+function rateLimited(what: string, retryAfterSeconds: number): AppError {
+  return new AppError('RATE_LIMITED', `Rate limit hit: ${what}. Retry in ${retryAfterSeconds} seconds.`, undefined, {
+    'Retry-After': String(retryAfterSeconds),
+  });
+}
+
+function unauthorized(message: string, badToken: boolean): AppError {
+  return new AppError('UNAUTHORIZED', message, undefined, {
+    'WWW-Authenticate': badToken ? `${REALM}, error="invalid_token"` : REALM,
+  });
+}

@@ -1,0 +1,67 @@
+// Starts the real app on port 0 over a real SQLite store in a temp DATA_DIR; closes both when the test ends.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { TestContext } from 'node:test';
+import { pino } from 'pino';
+import { createApp, type AppDeps } from '../../server/app.js';
+import { testConfig, type Config } from '../../server/config.js';
+import { SqliteRepo } from '../../store/sqlite.js';
+import type { StoreRepo } from '../../store/repo.js';
+
+export interface TestApp {
+  url: string; // http://127.0.0.1:PORT (no trailing slash)
+  config: Config;
+  store: StoreRepo;
+  server: Server;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function startApp(
+  t: Pick<TestContext, 'after'> | null,
+  env: Record<string, string> = {},
+  extra: Partial<Pick<AppDeps, 'scanOverrides' | 'guards'>> & { store?: StoreRepo } = {},
+): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'srk-test-'));
+  // Generous anonymous limits unless a test is about limits: suites make many calls from one IP.
+  const config = testConfig({
+    DATA_DIR: dataDir,
+    BASE_URL: 'http://localhost:3000',
+    ANON_SCANS_PER_HOUR: '10000',
+    ANON_READS_PER_MINUTE: '100000',
+    ...env,
+  });
+  const store = extra.store ?? new SqliteRepo(join(dataDir, 'store.db'));
+  await store.init();
+  const app = createApp({ config, store, log: pino({ level: 'silent' }), ...extra });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  t?.after(close);
+  return { url: `http://127.0.0.1:${port}`, config, store, server, dataDir, close };
+}
+
+/** fetch + JSON body in one step, for assertions. */
+export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: keep the text so the assertion shows it */
+  }
+  return { status: res.status, headers: res.headers, body };
+}

@@ -1,0 +1,76 @@
+// The command line against a real store file: keys create/list/revoke and delist/relist.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../server/cli.js';
+import { SqliteRepo } from '../../store/sqlite.js';
+import { hashKey } from '../../server/keys.js';
+import { saveFakeScan } from '../helpers/scans.js';
+
+function setup(t: { after(fn: () => void): void }) {
+  const dir = mkdtempSync(join(tmpdir(), 'srk-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s) };
+  const env = { DATA_DIR: dir, LOG_LEVEL: 'silent' };
+  return { dir, out, err, io, env, run: (...argv: string[]) => runCli(argv, env, io) };
+}
+
+test('keys create prints the key alone on the last line; only its hash is stored; list and revoke work', async (t) => {
+  const cli = setup(t);
+  assert.equal(await cli.run('keys', 'create', '--owner', 'owner@shop.test'), 0);
+  const key = cli.out.at(-1)!;
+  assert.match(key, /^srk_/);
+  const repo = new SqliteRepo(join(cli.dir, 'store.db'));
+  await repo.init();
+  const record = await repo.findApiKey(hashKey(key));
+  await repo.close();
+  assert.equal(record?.owner, 'owner@shop.test');
+
+  cli.out.length = 0;
+  assert.equal(await cli.run('keys', 'list'), 0);
+  assert.equal(cli.out.length, 1);
+  assert.match(cli.out[0], new RegExp(`^${record!.id}  owner@shop.test`));
+  assert.equal(await cli.run('keys', 'revoke', record!.id), 0);
+  assert.equal(await cli.run('keys', 'revoke', 'nope'), 1);
+  cli.out.length = 0;
+  await cli.run('keys', 'list');
+  assert.match(cli.out[0], /revoked/);
+});
+
+test('keys create refuses a missing or malformed owner', async (t) => {
+  const cli = setup(t);
+  assert.equal(await cli.run('keys', 'create'), 2);
+  assert.equal(await cli.run('keys', 'create', '--owner', 'not-an-email'), 2);
+});
+
+test('delist hides a host from index reads; relist brings it back; scans stay stored', async (t) => {
+  const cli = setup(t);
+  const repo = new SqliteRepo(join(cli.dir, 'store.db'));
+  await repo.init();
+  const report = await saveFakeScan(repo, { host: 'shop.test', score: 80 });
+  await repo.close();
+  assert.equal(await cli.run('delist', 'https://www.Shop.test/'), 0);
+  const check = async () => {
+    const r = new SqliteRepo(join(cli.dir, 'store.db'));
+    await r.init();
+    const state = { latest: await r.latestByHost('shop.test'), scan: await r.getScan(report.scan_id) };
+    await r.close();
+    return state;
+  };
+  let state = await check();
+  assert.equal(state.latest, null);
+  assert.ok(state.scan);
+  assert.equal(await cli.run('relist', 'shop.test'), 0);
+  state = await check();
+  assert.equal(state.latest?.scanId, report.scan_id);
+});
+
+test('unknown commands print the usage and fail', async (t) => {
+  const cli = setup(t);
+  assert.equal(await cli.run('frobnicate'), 2);
+  assert.match(cli.err.join('\n'), /Usage: store-readiness/);
+});

@@ -1,0 +1,197 @@
+// Rate limits, quotas and Pro-key auth through the real app and the real store (design/security.md K1, L1–L3).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ipKeyGenerator } from 'express-rate-limit';
+import { getJson, startApp, type TestApp } from '../helpers/start-app.js';
+import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
+import { createApiKey } from '../../server/keys.js';
+import { createGuards } from '../../server/limits.js';
+import { saveFakeScan } from '../helpers/scans.js';
+import { SqliteRepo } from '../../store/sqlite.js';
+import { testConfig } from '../../server/config.js';
+
+const PAGE = '<!doctype html><html><head><title>Tiny shop</title></head><body><h1>Tiny shop</h1></body></html>';
+
+async function tinyStore(t: { after(fn: () => unknown): void }): Promise<FixtureStore> {
+  const store = await startFixtureStore({ '/': { body: PAGE } });
+  t.after(() => store.close());
+  return store;
+}
+
+const scan = (app: TestApp, store: FixtureStore, headers: Record<string, string> = {}) =>
+  getJson(`${app.url}/api/v1/scan?url=${encodeURIComponent(store.url)}`, { headers });
+
+/** Structured-field list items like `"name"; r=0; t=12` (RFC 9651), strictly. */
+function parseSfList(value: string | null): { name: string; params: Record<string, string> }[] {
+  assert.ok(value, 'header present');
+  return value.split(/,\s*/).map((item) => {
+    const [name, ...params] = item.split(/;\s*/);
+    assert.match(name, /^"[a-z0-9-]+"$/, `string item in ${value}`);
+    const parsed: Record<string, string> = {};
+    for (const p of params) {
+      const [k, v] = p.split('=');
+      assert.match(k, /^[a-z]+$/);
+      if (k === 'q' || k === 'r' || k === 't' || k === 'w') assert.match(v, /^\d+$/, `${k} is an integer in ${value}`);
+      parsed[k] = v;
+    }
+    return { name: name.slice(1, -1), params: parsed };
+  });
+}
+
+test('anonymous scans: exactly the hourly limit gets through, then 429 with Retry-After and RateLimit r=0', async (t) => {
+  const app = await startApp(t, { ANON_SCANS_PER_HOUR: '3' });
+  const store = await tinyStore(t);
+  const statuses: number[] = [];
+  let last;
+  for (let i = 0; i < 4; i++) {
+    last = await scan(app, store);
+    statuses.push(last.status);
+    if (i === 0) {
+      const scanHeader = parseSfList(last.headers.get('ratelimit')).find((h) => h.name === 'scan');
+      assert.equal(scanHeader?.params.r, '2');
+    }
+  }
+  assert.deepEqual(statuses, [200, 200, 200, 429]);
+  assert.equal(last!.body.code, 'RATE_LIMITED');
+  assert.match(last!.body.message, /limit/i);
+  assert.match(last!.body.message, /retry in \d+ seconds/i);
+  const retryAfter = Number(last!.headers.get('retry-after'));
+  assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 3600, String(retryAfter));
+  const scanHeader = parseSfList(last!.headers.get('ratelimit')).find((h) => h.name === 'scan');
+  assert.equal(scanHeader?.params.r, '0');
+  assert.equal(store.hits('/'), 3 * 2, 'rejected scans never reach the store (home fetched twice per scan: neutral and agent UA)');
+});
+
+test('X-Forwarded-For is ignored unless TRUST_PROXY says so', async (t) => {
+  const untrusted = await startApp(t, { ANON_SCANS_PER_HOUR: '1' });
+  const store = await tinyStore(t);
+  assert.equal((await scan(untrusted, store, { 'x-forwarded-for': '1.2.3.1' })).status, 200);
+  assert.equal((await scan(untrusted, store, { 'x-forwarded-for': '1.2.3.2' })).status, 429);
+
+  const trusted = await startApp(t, { ANON_SCANS_PER_HOUR: '1', TRUST_PROXY: '1' });
+  assert.equal((await scan(trusted, store, { 'x-forwarded-for': '9.9.9.9' })).status, 200);
+  assert.equal((await scan(trusted, store, { 'x-forwarded-for': '9.9.9.9' })).status, 429);
+  assert.equal((await scan(trusted, store, { 'x-forwarded-for': '9.9.9.8' })).status, 200, 'another client IP has its own budget');
+});
+
+test('IPv6 clients are keyed by /56', () => {
+  assert.equal(ipKeyGenerator('2001:db8:0:1::1', 56), ipKeyGenerator('2001:db8:0:ff::2', 56));
+});
+
+test('a Pro key has its own scan budget, independent of the IP', async (t) => {
+  const app = await startApp(t, { ANON_SCANS_PER_HOUR: '1', PRO_SCANS_PER_HOUR: '2' });
+  const store = await tinyStore(t);
+  const { key } = await createApiKey(app.store, 'owner@shop.test');
+  const pro = { authorization: `Bearer ${key}` };
+  assert.equal((await scan(app, store)).status, 200);
+  assert.equal((await scan(app, store)).status, 429);
+  const first = await scan(app, store, pro);
+  assert.equal(first.status, 200);
+  assert.deepEqual(
+    parseSfList(first.headers.get('ratelimit-policy')).map((p) => [p.name, p.params.q]),
+    [['read', '3000'], ['scan', '2'], ['pro-30d', '1000']],
+  );
+  assert.equal((await scan(app, store, pro)).status, 200);
+  assert.equal((await scan(app, store, pro)).status, 429);
+});
+
+test('the rolling 30-day Pro quota is counted in the store and frees up after 30 days', async (t) => {
+  let clock = Date.UTC(2026, 10, 22, 12);
+  const repo = new SqliteRepo(':memory:');
+  const env = { PRO_SCANS_PER_30_DAYS: '1000', PRO_SCANS_PER_HOUR: '100' };
+  const guards = createGuards({ config: testConfig(env), store: repo, now: () => clock });
+  const app = await startApp(t, env, { store: repo, guards });
+  const store = await tinyStore(t);
+  const { key, record } = await createApiKey(repo, 'quota@shop.test');
+  const day = 86_400_000;
+  const today = Math.floor(clock / day);
+  // 999 scans over the last 29 days: each day's bucket counts until 30 days after that day ends.
+  for (let i = 1; i <= 29; i++) {
+    const period = String((today - i + 1 + 30) * day).padStart(15, '0');
+    await repo.incrementUsage(`pro-30d:key:${record.id}`, period, i === 1 ? 999 - 28 : 1);
+  }
+  const pro = { authorization: `Bearer ${key}` };
+  assert.equal((await scan(app, store, pro)).status, 200);
+  const refused = await scan(app, store, pro);
+  assert.equal(refused.status, 429);
+  assert.match(refused.body.message, /30 days/);
+  assert.ok(parseSfList(refused.headers.get('ratelimit')).some((h) => h.name === 'pro-30d' && h.params.r === '0'));
+  clock += 31 * day;
+  assert.equal((await scan(app, store, pro)).status, 200);
+});
+
+test('reads per minute are limited per caller, and health checks never are', async (t) => {
+  const app = await startApp(t, { ANON_READS_PER_MINUTE: '3' });
+  const codes = [];
+  for (let i = 0; i < 4; i++) codes.push((await fetch(`${app.url}/api/v1`)).status);
+  assert.deepEqual(codes, [200, 200, 200, 429]);
+  const health = await fetch(`${app.url}/healthz`);
+  assert.equal(health.status, 200);
+  assert.ok(health.headers.get('ratelimit'), 'health answers still carry RateLimit');
+  const ready = await fetch(`${app.url}/readyz`);
+  assert.equal(ready.status, 200);
+});
+
+test('RateLimit and RateLimit-Policy are structured-field lists on every surface', async (t) => {
+  const app = await startApp(t, { ANON_READS_PER_MINUTE: '300' });
+  await saveFakeScan(app.store, { host: 'shop.test', score: 80 });
+  const paths = ['/api/v1', '/api/v1/scan/1.json', '/api/nope', '/badge/shop.test.svg', '/verify/shop.test', '/r/1', '/llms.txt', '/healthz'];
+  for (const path of paths) {
+    const res = await fetch(`${app.url}${path}`, { redirect: 'manual' });
+    const limits = parseSfList(res.headers.get('ratelimit'));
+    const policies = parseSfList(res.headers.get('ratelimit-policy'));
+    assert.ok(limits.some((l) => l.name === 'read'), path);
+    assert.ok(policies.some((p) => p.name === 'read' && p.params.q === '300' && p.params.w === '60'), path);
+  }
+  const mcp = await fetch(`${app.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  assert.ok(parseSfList(mcp.headers.get('ratelimit')).some((l) => l.name === 'read'));
+});
+
+test('Pro endpoints: missing, malformed, unknown and revoked keys are identical 401s', async (t) => {
+  const app = await startApp(t);
+  const { key, record } = await createApiKey(app.store, 'k1@shop.test');
+  await app.store.revokeApiKey(record.id, new Date());
+  const post = (authorization?: string) =>
+    getJson(`${app.url}/api/v1/reports`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+      body: JSON.stringify({ hosts: ['shop.test'] }),
+    });
+  const none = await post();
+  assert.equal(none.status, 401);
+  assert.equal(none.body.code, 'UNAUTHORIZED');
+  assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="store-readiness"');
+  const wrong = await post('Bearer srk_wrong');
+  const revoked = await post(`Bearer ${key}`);
+  const basic = await post('Basic dXNlcjpwdw==');
+  const huge = await post(`Bearer ${'a'.repeat(10_240)}`);
+  for (const res of [wrong, revoked, basic, huge]) {
+    assert.equal(res.status, 401);
+    assert.deepEqual(res.body, wrong.body);
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="store-readiness", error="invalid_token"');
+  }
+  const viaQuery = await getJson(`${app.url}/api/v1/reports?api_key=${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hosts":["a.test"]}' });
+  assert.equal(viaQuery.status, 401, 'keys in the query string are ignored');
+});
+
+test('an invalid key on a free endpoint is a 401, never a silent anonymous call', async (t) => {
+  const app = await startApp(t);
+  const res = await getJson(`${app.url}/api/v1/scan/1.json`, { headers: { authorization: 'Bearer srk_nope' } });
+  assert.equal(res.status, 401);
+  assert.equal(res.body.code, 'UNAUTHORIZED');
+});
+
+test('a created key is stored only as a hash', async (t) => {
+  const app = await startApp(t);
+  const { key } = await createApiKey(app.store, 'hash@shop.test');
+  assert.match(key, /^srk_[A-Za-z0-9_-]{32}_[0-9a-f]{8}$/);
+  for (const file of readdirSync(app.dataDir, { recursive: true }) as string[]) {
+    assert.equal(readFileSync(join(app.dataDir, file)).includes(key), false, file);
+  }
+});

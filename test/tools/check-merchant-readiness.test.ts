@@ -1,0 +1,124 @@
+// check_merchant_readiness: the stored summary of one store, from the index only.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pino } from 'pino';
+import { checkMerchantReadiness } from '../../tools/check-merchant-readiness.js';
+import { ReadinessSummary } from '../../schemas/readiness.js';
+import { AppError } from '../../server/errors.js';
+import { testConfig } from '../../server/config.js';
+import { SqliteRepo } from '../../store/sqlite.js';
+import type { ToolContext } from '../../tools/tool.js';
+import { fakeReport, saveFakeScan } from '../helpers/scans.js';
+
+async function setup(t: { after(fn: () => unknown): void }) {
+  const store = new SqliteRepo(':memory:');
+  await store.init();
+  t.after(() => store.close());
+  const config = testConfig({ BASE_URL: 'http://localhost:3000' });
+  const ctx: ToolContext = {
+    store,
+    config,
+    log: pino({ level: 'silent' }),
+    caller: { kind: 'anonymous', keyId: null, ip: '127.0.0.1' },
+    baseUrl: config.BASE_URL,
+  };
+  const call = (host: string) => checkMerchantReadiness.handler(checkMerchantReadiness.input.parse({ host }), ctx);
+  return { store, call };
+}
+
+const DAY = 86_400_000;
+
+test('returns score, grade, capped, protocols, report link, scan time and verification', async (t) => {
+  const { store, call } = await setup(t);
+  const createdAt = new Date(Date.now() - 3 * DAY);
+  const report = await saveFakeScan(store, { host: 'shop.test', score: 82, createdAt });
+  const out = await call('shop.test');
+  assert.deepEqual(out, {
+    host: 'shop.test',
+    score: 82,
+    grade: 'B',
+    capped: false,
+    protocols: report.protocols,
+    report_url: `http://localhost:3000/r/${report.scan_id}`,
+    scanned_at: createdAt.toISOString(),
+    agent_ready_verified: true,
+  });
+  assert.equal(ReadinessSummary.safeParse(out).success, true);
+});
+
+test('a URL, upper case or www. prefix names the same index entry', async (t) => {
+  const { store, call } = await setup(t);
+  await saveFakeScan(store, { host: 'shop.test', score: 60 });
+  for (const host of ['https://www.Shop.test/', 'WWW.SHOP.TEST', ' shop.test ']) {
+    assert.equal((await call(host)).host, 'shop.test', host);
+  }
+});
+
+test('the latest scan wins; capped, old or low scans are not verified agent-ready', async (t) => {
+  const { store, call } = await setup(t);
+  await saveFakeScan(store, { host: 'a.test', score: 90, createdAt: new Date(Date.now() - 10 * DAY) });
+  await saveFakeScan(store, { host: 'a.test', score: 30, capped: true });
+  const a = await call('a.test');
+  assert.equal(a.score, 30);
+  assert.equal(a.capped, true);
+  assert.equal(a.agent_ready_verified, false);
+
+  await saveFakeScan(store, { host: 'old.test', score: 95, createdAt: new Date(Date.now() - 120 * DAY) });
+  assert.equal((await call('old.test')).agent_ready_verified, false);
+  await saveFakeScan(store, { host: 'low.test', score: 65 });
+  assert.equal((await call('low.test')).agent_ready_verified, false);
+});
+
+test('an unknown or delisted host is HOST_NOT_FOUND with next_action pointing at the scan endpoint', async (t) => {
+  const { store, call } = await setup(t);
+  await saveFakeScan(store, { host: 'gone.test', score: 80 });
+  await store.setDelisted('gone.test', true);
+  for (const host of ['never.test', 'gone.test']) {
+    await assert.rejects(call(host), (err: unknown) => {
+      assert.ok(err instanceof AppError);
+      assert.equal(err.code, 'HOST_NOT_FOUND');
+      assert.equal(err.nextAction?.method, 'GET');
+      assert.equal(err.nextAction?.endpoint, '/api/v1/scan');
+      assert.deepEqual(err.nextAction?.params, { url: `https://${host}` });
+      return true;
+    });
+  }
+});
+
+test('a value that is not a host name is INVALID_PARAMS and reaches no store query', async (t) => {
+  const { store, call } = await setup(t);
+  let queries = 0;
+  const original = store.latestByHost.bind(store);
+  store.latestByHost = async (h) => {
+    queries++;
+    return original(h);
+  };
+  for (const host of ['shop .test', '<script>', 'user:pw@shop.test', 'shop.test/path', 'https://']) {
+    await assert.rejects(call(host), (err: unknown) => err instanceof AppError && err.code === 'INVALID_PARAMS', host);
+  }
+  assert.equal(queries, 0);
+});
+
+test('the input schema refuses non-strings and over-long hosts before the handler runs', () => {
+  for (const host of [{ $regex: '.*' }, 42, null, '', 'a'.repeat(10_000), 'shop.test\u0000', 'shop.test\r\nX: 1']) {
+    assert.equal(checkMerchantReadiness.input.safeParse({ host }).success, false, JSON.stringify(host).slice(0, 40));
+  }
+  assert.equal(checkMerchantReadiness.input.safeParse({}).success, false);
+});
+
+test('protocols is null when the stored report has none in the current shape', async (t) => {
+  const { store, call } = await setup(t);
+  const id = await store.allocateScanId();
+  const report: Record<string, unknown> = { ...fakeReport(id, { host: 'legacy.test', score: 75 }) };
+  delete report.protocols;
+  await store.saveScan({ id, host: 'legacy.test', vertical: null, score: 75, grade: 'B', capped: false, agentReady: true, createdAt: new Date(), ownerKeyId: null, report });
+  const out = await call('legacy.test');
+  assert.equal(out.protocols, null);
+  assert.equal(ReadinessSummary.safeParse(out).success, true);
+});
+
+test('declared for MCP and function calling, read-only and closed-world', () => {
+  assert.deepEqual(checkMerchantReadiness.expose, ['mcp', 'functions']);
+  assert.deepEqual(checkMerchantReadiness.annotations, { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false });
+  assert.doesNotMatch(checkMerchantReadiness.description, /\bhost\b.*\(string/i);
+});

@@ -1,0 +1,68 @@
+// get_readiness_report: the full latest stored report of one store, exactly as stored.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pino } from 'pino';
+import { getReadinessReport } from '../../tools/get-readiness-report.js';
+import { ReadinessReport } from '../../schemas/readiness.js';
+import { AppError } from '../../server/errors.js';
+import { testConfig } from '../../server/config.js';
+import { SqliteRepo } from '../../store/sqlite.js';
+import type { ToolContext } from '../../tools/tool.js';
+import { saveFakeScan } from '../helpers/scans.js';
+
+async function setup(t: { after(fn: () => unknown): void }) {
+  const store = new SqliteRepo(':memory:');
+  await store.init();
+  t.after(() => store.close());
+  const config = testConfig({ BASE_URL: 'http://localhost:3000' });
+  const ctx: ToolContext = {
+    store,
+    config,
+    log: pino({ level: 'silent' }),
+    caller: { kind: 'anonymous', keyId: null, ip: '127.0.0.1' },
+    baseUrl: config.BASE_URL,
+  };
+  const call = (host: string) => getReadinessReport.handler(getReadinessReport.input.parse({ host }), ctx);
+  return { store, call };
+}
+
+test('returns the latest stored report of the host, unchanged and schema-valid', async (t) => {
+  const { store, call } = await setup(t);
+  await saveFakeScan(store, { host: 'shop.test', score: 50, createdAt: new Date(Date.now() - 86_400_000) });
+  const latest = await saveFakeScan(store, { host: 'shop.test', score: 77, vertical: 'apparel' });
+  await saveFakeScan(store, { host: 'other.test', score: 99 });
+  const out = await call('https://www.shop.test/');
+  assert.deepEqual(out, latest);
+  assert.equal(ReadinessReport.safeParse(out).success, true);
+  assert.ok(out.pillars.every((p) => p.checks.every((c) => ['pass', 'partial', 'fail'].includes(c.status))));
+});
+
+test('an unknown or delisted host is HOST_NOT_FOUND with a next_action', async (t) => {
+  const { store, call } = await setup(t);
+  await saveFakeScan(store, { host: 'gone.test', score: 80 });
+  await store.setDelisted('gone.test', true);
+  for (const host of ['never.test', 'gone.test']) {
+    await assert.rejects(call(host), (err: unknown) => err instanceof AppError && err.code === 'HOST_NOT_FOUND' && err.nextAction?.endpoint === '/api/v1/scan');
+  }
+});
+
+test('a relisted host is readable again', async (t) => {
+  const { store, call } = await setup(t);
+  const report = await saveFakeScan(store, { host: 'back.test', score: 66 });
+  await store.setDelisted('back.test', true);
+  await store.setDelisted('back.test', false);
+  assert.equal((await call('back.test')).scan_id, report.scan_id);
+});
+
+test('bad hosts are INVALID_PARAMS; the schema refuses non-strings', async (t) => {
+  const { call } = await setup(t);
+  await assert.rejects(call('shop.test/admin'), (err: unknown) => err instanceof AppError && err.code === 'INVALID_PARAMS');
+  for (const host of [{ $ne: null }, 'shop.test\u0000', 'a'.repeat(10_000)]) {
+    assert.equal(getReadinessReport.input.safeParse({ host }).success, false, JSON.stringify(host).slice(0, 40));
+  }
+});
+
+test('declared for MCP only, read-only and closed-world; its output root is an inline object', () => {
+  assert.deepEqual(getReadinessReport.expose, ['mcp']);
+  assert.deepEqual(getReadinessReport.annotations, { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false });
+});

@@ -1,0 +1,35 @@
+// get_agent_brief: the agent brief of one stored scan (spec §4 GET /scan/{scan_id}/brief.md, Pro): the fixes in
+// order as steps, paste-ready artifacts and the re-scan call, as one markdown file. Reads the stored scan only;
+// the rendering is scan/brief.ts. Story: read → render.
+import { z } from 'zod';
+import { renderBrief } from '../scan/brief.js';
+import { ScanId } from '../schemas/params.js';
+import type { ScanResult } from '../schemas/scan-result.js';
+import { AppError, scanNextAction } from '../server/errors.js';
+import { defineTool } from './tool.js';
+
+export const getAgentBrief = defineTool({
+  name: 'get_agent_brief',
+  title: 'Get the agent brief of a scan',
+  description:
+    'Returns the agent brief of a stored scan: one markdown file a coding agent can act on, with the failing checks in the order to fix them as numbered steps, paste-ready artifacts built from what the scan saw (Product JSON-LD with the missing properties marked TODO, an llms.txt draft, robots.txt lines for the live AI agents, an attribute map) and the re-scan call that verifies the fixes. Reads stored data only.',
+  input: z.object({ scan_id: ScanId }),
+  output: z.object({
+    scan_id: ScanId,
+    host: z.string(),
+    markdown: z.string().describe('The brief, as served with Content-Type text/markdown.'),
+  }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
+  expose: [],
+  async handler({ scan_id }, { store, baseUrl }) {
+    const scan = await store.getScan(scan_id);
+    if (!scan) {
+      throw new AppError(
+        'SCAN_NOT_FOUND',
+        `No scan with id ${scan_id}. Run a scan to get a new id, then ask for its brief.`,
+        scanNextAction('Scan a store to create a report; the response carries the scan_id whose brief you can read.'),
+      );
+    }
+    return { scan_id, host: scan.host, markdown: renderBrief(scan.report as ScanResult, { baseUrl }) };
+  },
+});

@@ -1,0 +1,23 @@
+// get_readiness_report: the full latest public report of one store, exactly as stored. Reads only (spec §1.6).
+import { z } from 'zod';
+import { ReadHost, ReadinessReport } from '../schemas/readiness.js';
+import { hostNotScanned, indexHost } from './readiness.js';
+import { defineTool } from './tool.js';
+
+export const getReadinessReport = defineTool({
+  name: 'get_readiness_report',
+  title: 'Read a store\'s full readiness report',
+  description:
+    'Returns the full latest public agent-readiness report of an e-commerce store: score, grade, every pillar with each check marked pass, partial or fail and what the scanner saw, the prioritised fixes, the agent protocols found, what an agent can read from sampled product pages, and the store\'s neighbours in the readiness index. Use it when the summary of check_merchant_readiness is not enough, e.g. to explain why a store scores low or what it should fix. It reads stored results only and never contacts the store; a store that was never scanned returns an error.',
+  input: z.object({ host: ReadHost }),
+  output: ReadinessReport,
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
+  expose: ['mcp'],
+  async handler(args, { store }) {
+    const host = indexHost(args.host);
+    const entry = await store.latestByHost(host);
+    const scan = entry ? await store.getScan(entry.scanId) : null;
+    if (!scan) throw hostNotScanned(host);
+    return scan.report as ReadinessReport;
+  },
+});

@@ -1,0 +1,19 @@
+// Every tool, in the order models see them (tools/list order). One line per tool.
+import type { AnyTool } from './tool.js';
+import { checkMerchantReadiness } from './check-merchant-readiness.js';
+import { getReadinessReport } from './get-readiness-report.js';
+import { listAgentReadyStores } from './list-agent-ready-stores.js';
+import { scanStore } from './scan-store.js';
+import { getScan } from './get-scan.js';
+import { readReports } from './read-reports.js';
+import { getAgentBrief } from './get-agent-brief.js';
+
+export const TOOLS: AnyTool[] = [
+  checkMerchantReadiness,
+  getReadinessReport,
+  listAgentReadyStores,
+  scanStore,
+  getScan,
+  readReports,
+  getAgentBrief,
+];

@@ -1,0 +1,52 @@
+// What a tool is: declared once as data (name, texts for a model, zod input/output, explicit hints, surfaces)
+// plus a handler returning plain data or throwing AppError. Imports neither express nor the MCP SDK: the
+// MCP server, the function-calling definitions, the REST routes and OpenAPI are loops over these declarations.
+import type { z } from 'zod';
+import type { Logger } from 'pino';
+import type { Config } from '../server/config.js';
+import type { StoreRepo } from '../store/repo.js';
+
+export type Surface = 'mcp' | 'functions';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+  destructiveHint: boolean;
+}
+
+export interface Caller {
+  kind: 'anonymous' | 'pro';
+  keyId: string | null;
+  ip: string;
+}
+
+export interface ToolContext {
+  store: StoreRepo;
+  config: Config;
+  log: Logger;
+  caller: Caller;
+  baseUrl: string;
+  signal?: AbortSignal; // aborted when the HTTP client goes away
+  /** Test seams for the scanner (injected DNS, address allow-list); never set in production. */
+  scanOverrides?: { lookup?: unknown; allowIPAddressList?: string[]; requestTimeoutMs?: number };
+}
+
+export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string; // snake_case, from the spec
+  title: string;
+  description: string; // for a model: what comes back and when to use it; never the argument list
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  expose: Surface[];
+  handler(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDef<I, O>): ToolDef<I, O> {
+  return def;
+}
+
+/** A tool of any shape, for the lists that loop over all of them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = ToolDef<any, any>;

@@ -1,0 +1,48 @@
+// Serves the generated public documents: the MCP server card and catalog, /openapi.json, /llms.txt and /auth.md.
+// Each is rendered once, when the app is built (BASE_URL and the limits are fixed for the life of the process), and
+// sent with CORS * (public metadata, read-only) and Cache-Control public, max-age=3600. Other methods answer a
+// JSON 405. The function-calling definitions (/api/v1/tools.json) mount with the API, see function-defs.ts.
+import { Router, type RequestHandler } from 'express';
+import type { Config } from '../server/config.js';
+import { methodNotAllowed } from '../rest/router.js';
+import { openApiDocument } from '../rest/openapi.js';
+import { authMd } from './auth-md.js';
+import { llmsTxt } from './llms-txt.js';
+import { MCP_CATALOG_PATH, SERVER_CARD_PATH, mcpCatalog, serverCard } from './server-card.js';
+
+export { functionDefsRouter } from './function-defs.js';
+
+export const DOCUMENT_CACHE_CONTROL = 'public, max-age=3600';
+
+interface Document {
+  path: string;
+  type: string;
+  body: string;
+}
+
+export function documents(config: Config): Document[] {
+  const base = config.BASE_URL;
+  const json = (value: unknown) => JSON.stringify(value);
+  return [
+    { path: SERVER_CARD_PATH, type: 'application/json; charset=utf-8', body: json(serverCard(base)) },
+    { path: MCP_CATALOG_PATH, type: 'application/json; charset=utf-8', body: json(mcpCatalog(base)) },
+    { path: '/openapi.json', type: 'application/json; charset=utf-8', body: json(openApiDocument(base)) },
+    { path: '/llms.txt', type: 'text/plain; charset=utf-8', body: llmsTxt(base) },
+    { path: '/auth.md', type: 'text/markdown; charset=utf-8', body: authMd(config) },
+  ];
+}
+
+export function wellKnownRouter(deps: { config: Config }): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+  for (const doc of documents(deps.config)) {
+    const send: RequestHandler = (_req, res) => {
+      res.setHeader('Content-Type', doc.type);
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Cache-Control', DOCUMENT_CACHE_CONTROL);
+      res.send(doc.body);
+    };
+    router.get(doc.path, send);
+    router.all(doc.path, methodNotAllowed(['GET']));
+  }
+  return router;
+}

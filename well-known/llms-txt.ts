@@ -1,0 +1,69 @@
+// GET /llms.txt: the site summary for agents (llmstxt.org: an H1, a "> " summary, then sections of Markdown links),
+// generated from the MCP tools, the function-calling tools and the route table so it cannot drift from them.
+import { ROUTES } from '../rest/routes.js';
+import { MCP_PATH, mcpTools } from '../server/mcp.js';
+import type { AnyTool } from '../tools/tool.js';
+import { FUNCTION_DEFS_PATHS, functionTools } from './function-defs.js';
+import { MCP_CATALOG_PATH, SERVER_CARD_PATH } from './server-card.js';
+
+const firstSentence = (text: string): string => (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).trim();
+
+const AUTH_WORDS = { none: 'no key', optional: 'Pro key optional', pro: 'Pro key required' } as const;
+
+/** How a custom agent runs a function-calling tool: the MCP tool of the same name, else its REST route. */
+function executesAs(tool: AnyTool): string {
+  if (tool.expose.includes('mcp')) return `the MCP tool \`${tool.name}\``;
+  const route = ROUTES.find((r) => r.tool === tool);
+  return route ? `${route.method.toUpperCase()} /api/v1${route.path}` : 'not callable here';
+}
+
+export function llmsTxt(baseUrl: string): string {
+  const toolLine = (t: AnyTool) => `- \`${t.name}\`: ${firstSentence(t.description)}`;
+  // Plain GET paths are links; templated or POST paths are shown as code (a link would not work as written).
+  const routeLines = ROUTES.map((r) => {
+    const label = `${r.method.toUpperCase()} /api/v1${r.path}`;
+    const head = r.method === 'get' && !r.path.includes('{') ? `[${label}](${baseUrl}/api/v1${r.path})` : `\`${label}\``;
+    return `- ${head}: ${r.summary} (${AUTH_WORDS[r.auth]}).`;
+  });
+  return [
+    '# Store Readiness',
+    '',
+    '> Agent-readiness scores of e-commerce stores: can an AI shopping agent find, understand and buy there? ' +
+      'Each audited store gets a score out of 100, a grade from A to E, per-pillar checks and prioritised fixes, ' +
+      'kept in a public readiness index.',
+    '',
+    '## How agents should use this service',
+    '',
+    `- Prefer the MCP server at ${baseUrl}${MCP_PATH}: Streamable HTTP, JSON-RPC 2.0, no authentication. Its tools read stored scores only and never contact or scan a store.`,
+    '- A plain JSON-RPC POST with only `Content-Type: application/json` works: no Accept header, no session and no initialize call are needed.',
+    '- Read before you recommend: check a store\'s readiness, then fetch the full report when you need to explain a score.',
+    '- Scans are for merchants auditing their own store: do not scan third-party stores on a user\'s behalf. A store with no stored report returns an error whose `next_action` names the scan endpoint.',
+    '- Every error is JSON with `code`, `message` and often a machine-readable `next_action`. A 429 carries `Retry-After`; wait that long.',
+    '',
+    '## MCP tools',
+    '',
+    ...mcpTools().map(toolLine),
+    '',
+    '## Function-calling definitions',
+    '',
+    `- [${FUNCTION_DEFS_PATHS[0]}](${baseUrl}${FUNCTION_DEFS_PATHS[0]}): OpenAI \`tools\` shape; add \`?format=anthropic\` for Anthropic's.`,
+    ...functionTools().map((t) => `- \`${t.name}\` runs as ${executesAs(t)}.`),
+    '',
+    '## REST API',
+    '',
+    `Canonical paths are under /api/v1; the unversioned /api alias answers the same. Breaking changes only ever ship under a new /vN prefix and are announced here.`,
+    '',
+    `- [GET /api/v1](${baseUrl}/api/v1): Discovery document listing every endpoint (no key).`,
+    ...routeLines,
+    '- `GET /badge/{host}.svg`: Score badge of a store, cached 1 hour (no key).',
+    '- `GET /verify/{host}`: Redirect to the latest public report of a store (no key).',
+    '',
+    '## Machine-readable descriptions',
+    '',
+    `- [OpenAPI 3.1](${baseUrl}/openapi.json): every REST endpoint with its schemas and errors.`,
+    `- [Function-calling definitions](${baseUrl}${FUNCTION_DEFS_PATHS[0]}): for custom agents.`,
+    `- [Authentication and limits](${baseUrl}/auth.md): anonymous use, Pro keys, rate limits, 401 and 429 handling.`,
+    `- [MCP server card](${baseUrl}${SERVER_CARD_PATH}) and [MCP catalog](${baseUrl}${MCP_CATALOG_PATH}).`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,59 @@
+// The MCP server card (spec §4: /.well-known/mcp/server-card.json) and the MCP catalog, generated from the tool
+// declarations and BASE_URL.
+//
+// Decision on the upstream drift (design/architecture.md §6): the newest draft (experimental-ext-server-card
+// docs/discovery.md) drops tools from cards and prefers `<mcp-url>/server-card` found through
+// `/.well-known/mcp/catalog.json`. We keep the spec's `/.well-known/mcp/server-card.json` as the one card location,
+// in SEP-2127's shape (reverse-DNS name, remotes[], capabilities) and still listing the MCP tools — harmless for
+// readers that ignore them, useful for those that want them before connecting. We also serve the catalog, whose
+// single entry points at that card, so catalog-first clients never have to guess. No `$schema` is claimed, since
+// the card schema is versioned in place upstream and ours lists tools. No card at `/mcp/server-card`: one card,
+// one URL, less drift.
+import { MCP_INSTRUCTIONS, MCP_PATH, MCP_SERVER_INFO, mcpTools } from '../server/mcp.js';
+import { inputJsonSchema } from './function-defs.js';
+
+export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
+export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
+
+const NO_AUTH = { required: false, schemes: [] as string[] };
+
+/** "readiness.example.com" → "com.example.readiness/store-readiness" (SEP-2127 names are reverse-DNS, one slash). */
+export function serverCardName(baseUrl: string): string {
+  const host = new URL(baseUrl).hostname;
+  const reversed = /^[\d.]+$/.test(host) || host.includes(':') ? host : host.split('.').reverse().join('.');
+  return `${reversed}/${MCP_SERVER_INFO.name}`;
+}
+
+export function serverCard(baseUrl: string) {
+  return {
+    name: serverCardName(baseUrl),
+    title: MCP_SERVER_INFO.title,
+    version: MCP_SERVER_INFO.version,
+    description: MCP_INSTRUCTIONS,
+    websiteUrl: baseUrl,
+    remotes: [{ type: 'streamable-http', url: `${baseUrl}${MCP_PATH}`, authentication: NO_AUTH }],
+    authentication: NO_AUTH,
+    capabilities: { tools: { listChanged: true } }, // what initialize answers (the SDK's default)
+    tools: mcpTools().map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: inputJsonSchema(t),
+      annotations: { ...t.annotations },
+    })),
+  };
+}
+
+export function mcpCatalog(baseUrl: string) {
+  return {
+    specVersion: 'draft',
+    entries: [
+      {
+        identifier: `urn:air:${new URL(baseUrl).hostname}:${MCP_SERVER_INFO.name}`,
+        displayName: MCP_SERVER_INFO.title,
+        type: 'application/mcp-server-card+json',
+        url: `${baseUrl}${SERVER_CARD_PATH}`,
+      },
+    ],
+  };
+}
