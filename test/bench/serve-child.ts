@@ -1,0 +1,30 @@
+// A benchmark target in its own process (so the load generator does not share its event loop):
+// `app <dataDir>` runs the service on that store; `floor <bodyFile>` a bare node:http server answering the
+// same bytes for every request — the ratio denominator. Prints {"url"} on stdout once listening.
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { createApp } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { createRepo } from '../../store/index.js';
+
+const [mode, arg] = process.argv.slice(2);
+
+if (mode === 'floor') {
+  const body = readFileSync(arg);
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  server.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
+} else {
+  const config = loadConfig({ ...process.env, DATA_DIR: arg, PORT: '0', LOG_LEVEL: 'silent' });
+  const store = await createRepo(config);
+  const app = createApp({ config, store, log: pino({ level: 'silent' }) });
+  const server = app.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
+}
+
+function announce(port: number): void {
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
+}
