@@ -50,7 +50,7 @@ interface ConnectOptions {
 }
 
 function guardOptions(options: ConnectOptions): ConnectOptions {
-  if (options.path !== undefined) return options; // IPC socket, not a network destination
+  if (typeof options.path === 'string' && options.path !== '') return options; // IPC socket, not a network destination (http.Agent passes path: null)
   const host = options.host ?? 'localhost';
   if (net.isIP(host) !== 0) {
     if (!isLoopbackAddress(host)) throw guardError(`${host}:${options.port ?? '?'}`);
