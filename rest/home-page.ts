@@ -135,7 +135,7 @@ export async function renderHomePage(deps: Pick<RouterDeps, 'store'>, form: Home
 
 <div class="grid grid-2">
   <section class="card" aria-labelledby="top-h">
-    <h2 id="top-h">Most agent-ready stores</h2>
+    <h2 id="top-h">Top of the readiness index</h2>
     ${top.length === 0
       ? html`<p class="empty">No store has been scanned yet. Be the first!</p>`
       : html`<table class="ranking">

@@ -33,13 +33,13 @@ export class RepoLimiterStore implements Store {
   private lastPrune = 0;
 
   constructor(
-    private readonly repo: StoreRepo,
+    protected readonly repo: StoreRepo,
     readonly prefix: string,
     private readonly windowMs: number,
     private readonly now: () => number,
   ) {}
 
-  private windowEnd(): number {
+  protected windowEnd(): number {
     return (Math.floor(this.now() / this.windowMs) + 1) * this.windowMs;
   }
 
@@ -69,6 +69,82 @@ export class RepoLimiterStore implements Store {
     if (now - this.lastPrune < MINUTE) return;
     this.lastPrune = now;
     this.repo.pruneUsage(periodOf(now)).catch(() => undefined); // housekeeping only; a failure costs nothing
+  }
+}
+
+const FLUSH_MS = 200;
+
+/**
+ * The read limiter's counters: kept in memory and added to the shared store in one write per caller every
+ * FLUSH_MS, so a read costs no database write. Exact within an instance, shared with other instances within
+ * FLUSH_MS, and still limiting (locally) while the store is down.
+ */
+export class BatchedLimiterStore extends RepoLimiterStore {
+  private readonly counts = new Map<string, { period: string; shared: number; pending: number }>();
+  private timer: NodeJS.Timeout | null = null;
+  private backoffMs = 0; // grows while the store refuses writes, so a locked store is not hammered
+
+  private entry(key: string): { period: string; shared: number; pending: number } {
+    const period = periodOf(this.windowEnd());
+    let count = this.counts.get(key);
+    if (!count || count.period !== period) {
+      count = { period, shared: 0, pending: 0 };
+      this.counts.set(key, count);
+    }
+    return count;
+  }
+
+  override async increment(key: string): Promise<ClientRateLimitInfo> {
+    const count = this.entry(key);
+    count.pending++;
+    this.scheduleFlush();
+    return { totalHits: count.shared + count.pending, resetTime: new Date(this.windowEnd()) };
+  }
+
+  override async get(key: string): Promise<ClientRateLimitInfo> {
+    const count = this.entry(key);
+    return { totalHits: count.shared + count.pending, resetTime: new Date(this.windowEnd()) };
+  }
+
+  override async decrement(key: string): Promise<void> {
+    this.entry(key).pending--;
+    this.scheduleFlush();
+  }
+
+  override async resetKey(key: string): Promise<void> {
+    this.counts.delete(key);
+  }
+
+  private scheduleFlush(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, FLUSH_MS + this.backoffMs);
+    this.timer.unref();
+  }
+
+  async flush(): Promise<void> {
+    const current = periodOf(this.windowEnd());
+    for (const [key, count] of this.counts) {
+      if (count.period < current) {
+        this.counts.delete(key); // a finished window: nothing left to limit
+        continue;
+      }
+      if (count.pending === 0) continue;
+      const sent = count.pending;
+      count.pending = 0;
+      try {
+        // The shared total already includes what was just sent; hits counted meanwhile stay pending.
+        count.shared = await this.repo.incrementUsage(this.prefix + key, count.period, sent);
+        this.backoffMs = 0;
+      } catch {
+        count.pending += sent; // the store is down: keep counting here, send later
+        this.backoffMs = Math.min(Math.max(1000, this.backoffMs * 2), 10_000);
+        this.scheduleFlush();
+        return;
+      }
+    }
   }
 }
 
@@ -103,7 +179,7 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
     });
 
   const readLimit = (res: Response) => (callerOf(res).kind === 'pro' ? config.PRO_READS_PER_MINUTE : config.ANON_READS_PER_MINUTE);
-  const readStore = new RepoLimiterStore(store, 'read:', MINUTE, now);
+  const readStore = new BatchedLimiterStore(store, 'read:', MINUTE, now);
   const reads = limiter('read', MINUTE, readLimit, 'Read limit (requests per minute)', readStore);
   const scansPerHour = limiter(
     'scan',

@@ -116,10 +116,14 @@ export function latestByHosts(hosts: string[]): Filter<LatestDoc> {
   return { _id: { $in: hosts.filter((h) => typeof h === 'string') } };
 }
 
-// Matches the host's row only when it is not newer than the scan. With upsert, a miss on an existing (newer)
-// row makes the insert collide on _id (E11000), which the caller ignores; a miss on no row inserts.
-export function latestUpsertFilter(host: string, createdAt: Date): Filter<LatestDoc> {
-  return { _id: { $eq: host }, updatedAt: { $lte: createdAt } };
+// Matches the host's row only when it is older than the scan (same instant: a lower scan id, the order a relist
+// rebuilds in). With upsert, a miss on an existing (newer) row makes the insert collide on _id (E11000), which
+// the caller ignores; a miss on no row inserts.
+export function latestUpsertFilter(host: string, createdAt: Date, scanId: number): Filter<LatestDoc> {
+  return {
+    _id: { $eq: host },
+    $or: [{ updatedAt: { $lt: createdAt } }, { updatedAt: { $eq: createdAt }, scanId: { $lte: scanId } }],
+  };
 }
 
 // Pipeline update, so that a scan without a vertical keeps the one the host already has.

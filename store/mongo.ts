@@ -118,7 +118,7 @@ export class MongoRepo implements StoreRepo {
 
   private async upsertLatest(scan: ScanRecord): Promise<void> {
     try {
-      await this.latest.updateOne(Q.latestUpsertFilter(scan.host, scan.createdAt), Q.latestUpsertUpdate(scan), {
+      await this.latest.updateOne(Q.latestUpsertFilter(scan.host, scan.createdAt, scan.id), Q.latestUpsertUpdate(scan), {
         upsert: true,
       });
     } catch (err) {
@@ -137,6 +137,11 @@ export class MongoRepo implements StoreRepo {
   async getScan(id: number): Promise<ScanRecord | null> {
     const doc = await this.scans.findOne(Q.scanById(id));
     return doc ? toScan(doc) : null;
+  }
+
+  async getScanReportJson(id: number): Promise<Buffer | null> {
+    const doc = await this.scans.findOne(Q.scanById(id), { projection: { report: 1 } });
+    return doc ? Buffer.from(doc.report, 'utf8') : null;
   }
 
   async latestByHost(host: string): Promise<LatestEntry | null> {

@@ -78,6 +78,8 @@ export interface StoreRepo {
   allocateScanId(): Promise<number>; // integer ids, strictly increasing
   saveScan(scan: ScanRecord): Promise<void>; // insert; move `latest` only when newer; one transaction where possible
   getScan(id: number): Promise<ScanRecord | null>;
+  /** The stored report of one scan as the UTF-8 bytes of its JSON text, exactly as saved; null when unknown. */
+  getScanReportJson(id: number): Promise<Buffer | null>;
 
   latestByHost(host: string): Promise<LatestEntry | null>; // null when unknown or delisted
   latestByHosts(hosts: string[]): Promise<Map<string, LatestEntry>>; // one round trip; delisted left out

@@ -112,6 +112,7 @@ CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL) 
 INSERT OR IGNORE INTO counters (name, n) VALUES ('scan_id', (SELECT COALESCE(MAX(id), 0) FROM scans));
 `;
 
+const BUSY_TIMEOUT_MS = 250;
 const BAND_WIDTH = 5;
 const bandOf = (score: number): number => Math.floor(score / BAND_WIDTH);
 const scopesOf = (vertical: string | null): string[] => (vertical === null ? ['*'] : ['*', `v:${vertical}`]);
@@ -209,7 +210,9 @@ export class SqliteRepo implements StoreRepo {
     this.db = new Database(filePath);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    // better-sqlite3 waits for a lock synchronously, freezing the event loop: keep the wait short and let a
+    // store that stays busy answer 503 instead.
+    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.pingStmt = this.db.prepare('SELECT 1');
   }
 
@@ -224,8 +227,16 @@ export class SqliteRepo implements StoreRepo {
     if (this.db.open) this.db.close();
   }
 
+  /** Ready means writable: take the write lock and let go, waiting at most 100 ms (the call blocks the loop). */
   async ping(): Promise<void> {
     this.pingStmt.get();
+    this.db.pragma('busy_timeout = 100');
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.db.exec('ROLLBACK');
+    } finally {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
   }
 
   private get q(): ReturnType<SqliteRepo['prepareAll']> {
@@ -288,6 +299,8 @@ export class SqliteRepo implements StoreRepo {
          VALUES (@id, @host, @vertical, @score, @grade, @capped, @agent_ready, @created_at, @owner_key_id, @report)`,
       ),
       getScan: db.prepare<[number], ScanRow>('SELECT * FROM scans WHERE id = ?'),
+      // As a BLOB the stored UTF-8 bytes come back as they are, without a decode into a JS string.
+      getScanReportJson: db.prepare<[number], Buffer>('SELECT CAST(report AS BLOB) FROM scans WHERE id = ?').pluck(),
       newestScan: db.prepare<[string], ScanRow>(
         'SELECT * FROM scans WHERE host = ? ORDER BY created_at DESC, id DESC LIMIT 1',
       ),
@@ -383,7 +396,8 @@ export class SqliteRepo implements StoreRepo {
     q.insertScan.run(row);
     if (q.isDelisted.get(row.host) !== undefined) return;
     const prev = q.latestByHost.get(row.host);
-    if (prev && row.created_at < prev.updated_at) return;
+    // Newest wins; scans of one instant are ordered by id, the order a relist rebuilds them in.
+    if (prev && (row.created_at < prev.updated_at || (row.created_at === prev.updated_at && row.id < prev.scan_id))) return;
     this.writeLatest(prev, {
       host: row.host,
       scan_id: row.id,
@@ -415,6 +429,10 @@ export class SqliteRepo implements StoreRepo {
   async getScan(id: number): Promise<ScanRecord | null> {
     const row = this.q.getScan.get(id);
     return row ? toScan(row) : null;
+  }
+
+  async getScanReportJson(id: number): Promise<Buffer | null> {
+    return this.q.getScanReportJson.get(id) ?? null;
   }
 
   async latestByHost(host: string): Promise<LatestEntry | null> {

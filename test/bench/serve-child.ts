@@ -25,6 +25,9 @@ if (mode === 'floor') {
   const server = app.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
 }
 
+// Exit normally on a signal so --cpu-prof can write its profile when profiling a target.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0));
+
 function announce(port: number): void {
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
 }

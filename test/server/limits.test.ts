@@ -7,7 +7,7 @@ import { ipKeyGenerator } from 'express-rate-limit';
 import { getJson, startApp, type TestApp } from '../helpers/start-app.js';
 import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
 import { createApiKey } from '../../server/keys.js';
-import { createGuards } from '../../server/limits.js';
+import { BatchedLimiterStore, createGuards } from '../../server/limits.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { SqliteRepo } from '../../store/sqlite.js';
 import { testConfig } from '../../server/config.js';
@@ -194,4 +194,34 @@ test('a created key is stored only as a hash', async (t) => {
   for (const file of readdirSync(app.dataDir, { recursive: true }) as string[]) {
     assert.equal(readFileSync(join(app.dataDir, file)).includes(key), false, file);
   }
+});
+
+test('10× over the anonymous scan limit: exactly the limit is scanned, the rest are 429s that never reach the store', async (t) => {
+  const app = await startApp(t, { ANON_SCANS_PER_HOUR: '5' });
+  const store = await tinyStore(t);
+  const answers = [];
+  for (let i = 0; i < 50; i++) answers.push(await scan(app, store));
+  assert.equal(answers.filter((a) => a.status === 200).length, 5);
+  const refused = answers.filter((a) => a.status === 429);
+  assert.equal(refused.length, 45);
+  for (const r of refused) {
+    assert.equal(r.body.code, 'RATE_LIMITED');
+    assert.match(r.headers.get('retry-after') ?? '', /^\d+$/);
+    assert.ok(parseSfList(r.headers.get('ratelimit')).some((h) => h.name === 'scan' && h.params.r === '0'));
+  }
+  assert.equal(store.hits('/'), 5 * 2, 'home fetched by 5 scans only (neutral and agent user agents)');
+});
+
+test('batched read counters: exact in one instance, shared with another through the store after a flush', async () => {
+  const repo = new SqliteRepo(':memory:');
+  await repo.init();
+  const now = () => Date.UTC(2026, 10, 22, 12, 0, 30);
+  const a = new BatchedLimiterStore(repo, 'read:', 60_000, now);
+  const b = new BatchedLimiterStore(repo, 'read:', 60_000, now);
+  for (let i = 1; i <= 3; i++) assert.equal((await a.increment('ip:x')).totalHits, i);
+  await a.flush();
+  assert.equal((await b.increment('ip:x')).totalHits, 1, 'b has not heard from the store yet');
+  await b.flush();
+  assert.equal((await b.get('ip:x')).totalHits, 4, 'after its flush b counts a\'s hits too');
+  await repo.close();
 });

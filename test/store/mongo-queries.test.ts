@@ -139,16 +139,18 @@ describe('mongo-queries: neighbours', () => {
 describe('mongo-queries: latest upsert', () => {
   it('the filter matches the host row only when it is not newer than the scan', () => {
     const row = { ...latest('h.example', 50), updatedAt: new Date(1000) };
-    assert.equal(new Query(Q.latestUpsertFilter('h.example', new Date(2000)) as AnyObject).test(row), true);
-    assert.equal(new Query(Q.latestUpsertFilter('h.example', new Date(1000)) as AnyObject).test(row), true);
-    assert.equal(new Query(Q.latestUpsertFilter('h.example', new Date(999)) as AnyObject).test(row), false);
-    assert.equal(new Query(Q.latestUpsertFilter('other.example', new Date(2000)) as AnyObject).test(row), false);
-    assert.equal(new Query(Q.latestUpsertFilter('{"$gt":""}', new Date(2000)) as AnyObject).test(row), false);
+    const matches = (host: string, at: number, id: number) => new Query(Q.latestUpsertFilter(host, new Date(at), id) as AnyObject).test(row);
+    assert.equal(matches('h.example', 2000, 1), true);
+    assert.equal(matches('h.example', 1000, row.scanId + 1), true, 'same instant, later scan id');
+    assert.equal(matches('h.example', 1000, row.scanId - 1), false, 'same instant, earlier scan id');
+    assert.equal(matches('h.example', 999, 99), false);
+    assert.equal(matches('other.example', 2000, 1), false);
+    assert.equal(matches('{"$gt":""}', 2000, 1), false);
   });
 
   it('out-of-order saves never move latest backwards; a scan without vertical keeps the host one', () => {
     const docs: Docs = [];
-    const save = (s: ScanRecord) => upsert(docs, Q.latestUpsertFilter(s.host, s.createdAt), Q.latestUpsertUpdate(s));
+    const save = (s: ScanRecord) => upsert(docs, Q.latestUpsertFilter(s.host, s.createdAt, s.id), Q.latestUpsertUpdate(s));
     assert.equal(save(scan({ id: 2, score: 80, vertical: 'food', createdAt: new Date(2000) })), 'inserted');
     assert.deepEqual(docs, [
       { _id: 'h.example', scanId: 2, vertical: 'food', score: 80, grade: 'D', capped: false, agentReady: false, updatedAt: new Date(2000) },
@@ -170,7 +172,7 @@ describe('mongo-queries: latest upsert', () => {
   it('values that look like expressions are stored as they are', () => {
     const docs: Docs = [];
     const s = scan({ grade: '$score', vertical: '$vertical' });
-    upsert(docs, Q.latestUpsertFilter(s.host, s.createdAt), Q.latestUpsertUpdate(s));
+    upsert(docs, Q.latestUpsertFilter(s.host, s.createdAt, s.id), Q.latestUpsertUpdate(s));
     assert.equal(docs[0].grade, '$score');
     assert.equal(docs[0].vertical, '$vertical');
   });
