@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import { AppError } from '../server/errors.js';
 import type { Config } from '../server/config.js';
 import type { StoreRepo } from '../store/repo.js';
-import type { Caller, ToolContext } from '../tools/tool.js';
+import type { AnyTool, Caller, ToolContext } from '../tools/tool.js';
+import { getScan, getScanJson } from '../tools/get-scan.js';
 import { ROUTES, describeIssues, expressPath, type RouteDef } from './routes.js';
 import type { Guards } from '../server/limits.js';
 
@@ -18,12 +19,19 @@ export interface RouterDeps {
   scanOverrides?: ToolContext['scanOverrides'];
 }
 
-/** The per-request context handed to a tool; the signal aborts when the client goes away mid-request. */
-export function toolContext(req: Request, res: Response, deps: RouterDeps): ToolContext {
-  const controller = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-  });
+/**
+ * The per-request context handed to a tool. When cancellable, its signal aborts when the client goes away
+ * mid-request; only work that reaches out (the scan) needs that, a read of stored data ends on its own.
+ */
+export function toolContext(req: Request, res: Response, deps: RouterDeps, cancellable = true): ToolContext {
+  let signal: AbortSignal | undefined;
+  if (cancellable) {
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+    });
+    signal = controller.signal;
+  }
   const caller: Caller = res.locals.caller ?? { kind: 'anonymous', keyId: null, ip: req.ip ?? '' };
   return {
     store: deps.store,
@@ -31,10 +39,16 @@ export function toolContext(req: Request, res: Response, deps: RouterDeps): Tool
     log: req.log ?? deps.log,
     caller,
     baseUrl: deps.config.BASE_URL,
-    signal: controller.signal,
+    signal,
     scanOverrides: deps.scanOverrides,
   };
 }
+
+/**
+ * Tools whose answer is stored JSON: REST sends the stored bytes as they are, with the headers res.json would
+ * set. res.json of the handler's value gives the same bytes, after a parse and a re-serialisation per request.
+ */
+const STORED_JSON = new Map<AnyTool, (args: never, ctx: ToolContext) => Promise<Buffer>>([[getScan, getScanJson]]);
 
 function handle(route: RouteDef, deps: RouterDeps) {
   return async (req: Request, res: Response) => {
@@ -42,7 +56,16 @@ function handle(route: RouteDef, deps: RouterDeps) {
     if (!parsed.success) {
       throw route.onInvalid?.(parsed.error.issues) ?? new AppError('INVALID_PARAMS', describeIssues(parsed.error.issues));
     }
-    const data = await route.tool.handler(parsed.data, toolContext(req, res, deps));
+    const ctx = toolContext(req, res, deps, route.tool.annotations.openWorldHint);
+    const stored = route.send ? undefined : STORED_JSON.get(route.tool);
+    if (stored) {
+      const json = await stored(parsed.data as never, ctx);
+      if (res.headersSent || res.destroyed) return;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.send(json);
+      return;
+    }
+    const data = await route.tool.handler(parsed.data, ctx);
     if (res.headersSent || res.destroyed) return;
     if (route.send) route.send(res, data);
     else res.json(data);

@@ -1,5 +1,6 @@
 // Pro-key authentication and rate limits (spec §5, §8; design/security.md K1, L1–L3). Counters live in the
 // store, so several instances share them; every response carries the IETF RateLimit headers (draft-8).
+import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
 import type { Config } from './config.js';
@@ -84,8 +85,17 @@ export class BatchedLimiterStore extends RepoLimiterStore {
   private timer: NodeJS.Timeout | null = null;
   private backoffMs = 0; // grows while the store refuses writes, so a locked store is not hammered
 
+  private window = { end: 0, period: '' };
+
+  /** The current window's end and period string, made once per window rather than on every request. */
+  private current(): { end: number; period: string } {
+    const end = this.windowEnd();
+    if (end !== this.window.end) this.window = { end, period: periodOf(end) };
+    return this.window;
+  }
+
   private entry(key: string): { period: string; shared: number; pending: number } {
-    const period = periodOf(this.windowEnd());
+    const { period } = this.current();
     let count = this.counts.get(key);
     if (!count || count.period !== period) {
       count = { period, shared: 0, pending: 0 };
@@ -94,11 +104,16 @@ export class BatchedLimiterStore extends RepoLimiterStore {
     return count;
   }
 
-  override async increment(key: string): Promise<ClientRateLimitInfo> {
+  /** increment, synchronously: the counters are in memory. */
+  hit(key: string): ClientRateLimitInfo {
     const count = this.entry(key);
     count.pending++;
     this.scheduleFlush();
-    return { totalHits: count.shared + count.pending, resetTime: new Date(this.windowEnd()) };
+    return { totalHits: count.shared + count.pending, resetTime: new Date(this.current().end) };
+  }
+
+  override async increment(key: string): Promise<ClientRateLimitInfo> {
+    return this.hit(key);
   }
 
   override async get(key: string): Promise<ClientRateLimitInfo> {
@@ -148,6 +163,60 @@ export class BatchedLimiterStore extends RepoLimiterStore {
   }
 }
 
+/**
+ * The read limiter, which runs on every request: express-rate-limit's fixed-window middleware as configured in
+ * createGuards (draft-8 headers, the caller key, our 429 handler, nothing skipped), with the same answers and
+ * headers, but synchronous over the in-memory batched counters and hashing a caller's partition key once rather
+ * than on every request. The scan limiter, on the rare scan route, stays express-rate-limit itself.
+ */
+function readLimiter(opts: {
+  name: string;
+  windowMs: number;
+  store: BatchedLimiterStore;
+  key: (req: Request, res: Response) => string;
+  limit: (res: Response) => number;
+  handler: RequestHandler;
+}): RequestHandler {
+  const { name, windowMs, store } = opts;
+  const windowSeconds = Math.ceil(windowMs / 1000);
+  const partitionKeys = new Map<string, string>();
+  // express-rate-limit's partition key: the first 12 hex digits of the key's SHA-256, in base64.
+  const partitionKey = (key: string): string => {
+    let pk = partitionKeys.get(key);
+    if (pk === undefined) {
+      if (partitionKeys.size >= 10_000) partitionKeys.clear();
+      pk = Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');
+      partitionKeys.set(key, pk);
+    }
+    return pk;
+  };
+  // Like express-rate-limit, the seconds left are counted on the wall clock.
+  const resetSeconds = (resetTime: Date | undefined) =>
+    resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : windowSeconds;
+
+  return (req, res, next) => {
+    const key = opts.key(req, res);
+    let hits: ClientRateLimitInfo;
+    try {
+      hits = store.hit(key);
+    } catch (err) {
+      return next(err);
+    }
+    const limit = opts.limit(res);
+    const info = { limit, used: hits.totalHits, remaining: Math.max(limit - hits.totalHits, 0), resetTime: hits.resetTime, key };
+    (req as Request & { rateLimit: typeof info }).rateLimit = info;
+    if (!res.headersSent) {
+      res.append('RateLimit', `"${name}"; r=${info.remaining}; t=${resetSeconds(info.resetTime)}`);
+      res.append('RateLimit-Policy', `"${name}"; q=${limit}; w=${windowSeconds}; pk=:${partitionKey(key)}:`);
+    }
+    if (hits.totalHits > limit) {
+      if (!res.headersSent) res.setHeader('Retry-After', String(resetSeconds(info.resetTime)));
+      return void opts.handler(req, res, next);
+    }
+    next();
+  };
+}
+
 export interface GuardOptions {
   config: Config;
   store: StoreRepo;
@@ -156,12 +225,20 @@ export interface GuardOptions {
 
 export function createGuards({ config, store, now = Date.now }: GuardOptions): Guards {
   const callerOf = (res: Response): Caller => res.locals.caller;
-  const callerKey = (req: Request, res: Response): string => {
+  // The caller's ip is req.ip, read once by identify (each read of req.ip parses the forwarding headers again).
+  const callerKey = (_req: Request, res: Response): string => {
     const caller = callerOf(res);
-    return caller.kind === 'pro' ? `key:${caller.keyId}` : `ip:${ipKeyGenerator(req.ip ?? '', 56)}`;
+    return caller.kind === 'pro' ? `key:${caller.keyId}` : `ip:${ipKeyGenerator(caller.ip, 56)}`;
   };
 
-  const limiter = (name: string, windowMs: number, limit: (res: Response) => number, what: string, counter?: RepoLimiterStore) =>
+  const limitedHandler = (windowMs: number, limit: (res: Response) => number, what: string): RequestHandler =>
+    (req, res, next) => {
+      const info = (req as Request & { rateLimit: { resetTime?: Date } }).rateLimit;
+      const retryAfter = Math.max(1, Math.ceil(((info.resetTime?.getTime() ?? now() + windowMs) - now()) / 1000));
+      next(rateLimited(`${what} of ${limit(res)} reached`, retryAfter));
+    };
+
+  const limiter = (name: string, windowMs: number, limit: (res: Response) => number, what: string) =>
     rateLimit({
       windowMs,
       limit: (_req, res) => limit(res),
@@ -169,18 +246,21 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
       legacyHeaders: false,
       identifier: name,
       keyGenerator: callerKey,
-      store: counter ?? new RepoLimiterStore(store, `${name}:`, windowMs, now),
+      store: new RepoLimiterStore(store, `${name}:`, windowMs, now),
       validate: { trustProxy: false, xForwardedForHeader: false },
-      handler(req, res, next) {
-        const info = (req as Request & { rateLimit: { resetTime?: Date } }).rateLimit;
-        const retryAfter = Math.max(1, Math.ceil(((info.resetTime?.getTime() ?? now() + windowMs) - now()) / 1000));
-        next(rateLimited(`${what} of ${limit(res)} reached`, retryAfter));
-      },
+      handler: limitedHandler(windowMs, limit, what),
     });
 
   const readLimit = (res: Response) => (callerOf(res).kind === 'pro' ? config.PRO_READS_PER_MINUTE : config.ANON_READS_PER_MINUTE);
   const readStore = new BatchedLimiterStore(store, 'read:', MINUTE, now);
-  const reads = limiter('read', MINUTE, readLimit, 'Read limit (requests per minute)', readStore);
+  const reads = readLimiter({
+    name: 'read',
+    windowMs: MINUTE,
+    store: readStore,
+    key: callerKey,
+    limit: readLimit,
+    handler: limitedHandler(MINUTE, readLimit, 'Read limit (requests per minute)'),
+  });
   const scansPerHour = limiter(
     'scan',
     HOUR,
@@ -205,12 +285,13 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
   const proQuota = rollingQuota(store, config.PRO_SCANS_PER_30_DAYS, now);
 
   const identify = async (req: Request, res: Response, next: NextFunction) => {
-    res.locals.caller = { kind: 'anonymous', keyId: null, ip: req.ip ?? '' } satisfies Caller;
+    const ip = req.ip ?? '';
+    res.locals.caller = { kind: 'anonymous', keyId: null, ip } satisfies Caller;
     const header = req.headers.authorization;
     if (header === undefined) return next();
     const token = /^Bearer ([\x21-\x7e]{1,200})$/.exec(header)?.[1];
     const record = token ? await verifyApiKey(store, token) : null;
-    if (record) res.locals.caller = { kind: 'pro', keyId: record.id, ip: req.ip ?? '' } satisfies Caller;
+    if (record) res.locals.caller = { kind: 'pro', keyId: record.id, ip } satisfies Caller;
     else res.locals.authError = true;
     next();
   };

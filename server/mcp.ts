@@ -8,7 +8,8 @@ import type { Logger } from 'pino';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ListToolsRequestSchema, type CallToolResult, type JSONRPCMessage, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
 import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from './errors.js';
 import { toAppError } from './http-errors.js';
@@ -222,34 +223,86 @@ export function registerTools(server: McpServer, tools: AnyTool[], contextFor: (
   }
 }
 
+/**
+ * The tools/list answer of a server with these tools, as the SDK builds it. The SDK converts every tool's zod
+ * schemas to JSON Schema on each tools/list; the tools never change while the process runs, so one conversion,
+ * asked for through the SDK's Transport interface, serves every later tools/list.
+ */
+async function listToolsOnce(server: McpServer): Promise<ListToolsResult> {
+  let answer!: (message: JSONRPCMessage) => void;
+  const answered = new Promise<JSONRPCMessage>((resolve) => (answer = resolve));
+  const transport: Transport = { start: async () => undefined, close: async () => undefined, send: async (message) => answer(message) };
+  await server.connect(transport);
+  transport.onmessage?.({ jsonrpc: '2.0', id: 0, method: 'tools/list' });
+  const message = await answered;
+  await server.close();
+  if (!('result' in message)) throw new Error(`tools/list failed: ${JSON.stringify(message)}`);
+  return deepFreeze(message.result as ListToolsResult);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
 export function mcpRouter(deps: McpDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const tools = mcpTools();
   const origins = originGuard(deps.config);
+  const newServer = () => new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS, jsonSchemaValidator, maxToolInputElements: 1000 });
+  let toolList: Promise<ListToolsResult> | undefined;
+  const listTools = (): Promise<ListToolsResult> => {
+    if (!toolList) {
+      const server = newServer();
+      registerTools(server, tools, () => {
+        throw new Error('tools/list runs no tool');
+      });
+      toolList = listToolsOnce(server);
+      toolList.catch(() => (toolList = undefined)); // a failure is not kept: the next tools/list tries again
+    }
+    return toolList;
+  };
 
   const contextFor = (req: Request, res: Response) => (tool: AnyTool): ToolContext => {
-    const controller = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-    });
+    // Only a tool that reaches out (open world) has work worth cancelling when the client goes away; the read
+    // tools answer from the store at once. The tool's logger is made on first use (in practice: on an error).
+    let signal: AbortSignal | undefined;
+    if (tool.annotations.openWorldHint) {
+      const controller = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+      });
+      signal = controller.signal;
+    }
     const caller: Caller = res.locals.caller ?? { kind: 'anonymous', keyId: null, ip: req.ip ?? '' };
+    let log: Logger | undefined;
     return {
       store: deps.store,
       config: deps.config,
-      log: (req.log ?? deps.log).child({ tool: tool.name }),
+      get log() {
+        return (log ??= (req.log ?? deps.log).child({ tool: tool.name }));
+      },
       caller,
       baseUrl: deps.config.BASE_URL,
-      signal: controller.signal,
+      signal,
       scanOverrides: deps.scanOverrides,
     };
   };
 
   const handle = async (req: Request, res: Response, _next: NextFunction) => {
-    const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS, jsonSchemaValidator, maxToolInputElements: 1000 });
+    const server = newServer();
     registerTools(server, tools, contextFor(req, res));
+    server.server.setRequestHandler(ListToolsRequestSchema, listTools);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => void server.close().catch(() => undefined));
+    // A client that leaves before its answer: stop the handlers still running. After a complete answer nothing is
+    // left running (JSON mode answers once every handler has returned) and both objects are simply dropped.
+    res.on('close', () => {
+      if (!res.writableFinished) void server.close().catch(() => undefined);
+    });
     try {
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);

@@ -11,6 +11,7 @@ import type {
   RankRow,
   RankWindow,
   RankWindowOptions,
+  ScanJsonRecord,
   ScanRecord,
   StoreRepo,
   TopStoresOptions,
@@ -55,6 +56,22 @@ function toScan(d: ScanDoc): ScanRecord {
     createdAt: d.createdAt,
     ownerKeyId: d.ownerKeyId ?? null,
     report: JSON.parse(d.report) as unknown,
+  };
+}
+
+/** toScan with the report left as its stored JSON text, in UTF-8 bytes. */
+function toScanJson(d: ScanDoc): ScanJsonRecord {
+  return {
+    id: d._id,
+    host: d.host,
+    vertical: d.vertical ?? null,
+    score: d.score,
+    grade: d.grade,
+    capped: d.capped,
+    agentReady: d.agentReady,
+    createdAt: d.createdAt,
+    ownerKeyId: d.ownerKeyId ?? null,
+    reportJson: Buffer.from(d.report, 'utf8'),
   };
 }
 
@@ -134,14 +151,12 @@ export class MongoRepo implements StoreRepo {
     if (await this.isDelisted(scan.host)) await this.latest.deleteOne(Q.latestByHost(scan.host));
   }
 
-  async getScan(id: number): Promise<ScanRecord | null> {
+  async getScan(id: number): Promise<ScanRecord | null>;
+  async getScan(id: number, report: 'json'): Promise<ScanJsonRecord | null>;
+  async getScan(id: number, report?: 'json'): Promise<ScanRecord | ScanJsonRecord | null> {
     const doc = await this.scans.findOne(Q.scanById(id));
-    return doc ? toScan(doc) : null;
-  }
-
-  async getScanReportJson(id: number): Promise<Buffer | null> {
-    const doc = await this.scans.findOne(Q.scanById(id), { projection: { report: 1 } });
-    return doc ? Buffer.from(doc.report, 'utf8') : null;
+    if (!doc) return null;
+    return report === 'json' ? toScanJson(doc) : toScan(doc);
   }
 
   async latestByHost(host: string): Promise<LatestEntry | null> {

@@ -18,6 +18,11 @@ export interface ScanRecord extends NewScan {
   id: number;
 }
 
+/** A stored scan with its report left as the JSON text it is stored as: the UTF-8 bytes, exactly as saved. */
+export interface ScanJsonRecord extends Omit<ScanRecord, 'report'> {
+  reportJson: Buffer;
+}
+
 export interface LatestEntry {
   host: string;
   scanId: number;
@@ -78,8 +83,11 @@ export interface StoreRepo {
   allocateScanId(): Promise<number>; // integer ids, strictly increasing
   saveScan(scan: ScanRecord): Promise<void>; // insert; move `latest` only when newer; one transaction where possible
   getScan(id: number): Promise<ScanRecord | null>;
-  /** The stored report of one scan as the UTF-8 bytes of its JSON text, exactly as saved; null when unknown. */
-  getScanReportJson(id: number): Promise<Buffer | null>;
+  /**
+   * The same scan with its report as stored JSON bytes, not parsed: for a reader that only forwards the report
+   * (parsing and re-serialising it would give the same bytes back).
+   */
+  getScan(id: number, report: 'json'): Promise<ScanJsonRecord | null>;
 
   latestByHost(host: string): Promise<LatestEntry | null>; // null when unknown or delisted
   latestByHosts(hosts: string[]): Promise<Map<string, LatestEntry>>; // one round trip; delisted left out

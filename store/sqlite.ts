@@ -11,6 +11,7 @@ import type {
   RankRow,
   RankWindow,
   RankWindowOptions,
+  ScanJsonRecord,
   ScanRecord,
   StoreRepo,
   TopStoresOptions,
@@ -133,6 +134,23 @@ function toLatest(r: LatestRow): LatestEntry {
   };
 }
 
+/** A `latest` row as an array, in LATEST_COLS order. */
+type LatestTuple = [
+  host: string,
+  scanId: number,
+  vertical: string | null,
+  score: number,
+  grade: string,
+  capped: number,
+  agentReady: number,
+  updatedAt: number,
+];
+
+/** toLatest for a row read as an array. */
+function tupleToLatest([host, scanId, vertical, score, grade, capped, agentReady, updatedAt]: LatestTuple): LatestEntry {
+  return { host, scanId, vertical, score, grade, capped: capped === 1, agentReady: agentReady === 1, updatedAt: new Date(updatedAt) };
+}
+
 function toScan(r: ScanRow): ScanRecord {
   return {
     id: r.id,
@@ -145,6 +163,25 @@ function toScan(r: ScanRow): ScanRecord {
     createdAt: new Date(r.created_at),
     ownerKeyId: r.owner_key_id,
     report: JSON.parse(r.report) as unknown,
+  };
+}
+
+const SCAN_COLS = 'id, host, vertical, score, grade, capped, agent_ready, created_at, owner_key_id';
+type ScanJsonRow = Omit<ScanRow, 'report'> & { report: Buffer };
+
+/** toScan with the report left as its stored bytes. */
+function toScanJson(r: ScanJsonRow): ScanJsonRecord {
+  return {
+    id: r.id,
+    host: r.host,
+    vertical: r.vertical,
+    score: r.score,
+    grade: r.grade,
+    capped: r.capped === 1,
+    agentReady: r.agent_ready === 1,
+    createdAt: new Date(r.created_at),
+    ownerKeyId: r.owner_key_id,
+    reportJson: r.report,
   };
 }
 
@@ -299,8 +336,10 @@ export class SqliteRepo implements StoreRepo {
          VALUES (@id, @host, @vertical, @score, @grade, @capped, @agent_ready, @created_at, @owner_key_id, @report)`,
       ),
       getScan: db.prepare<[number], ScanRow>('SELECT * FROM scans WHERE id = ?'),
-      // As a BLOB the stored UTF-8 bytes come back as they are, without a decode into a JS string.
-      getScanReportJson: db.prepare<[number], Buffer>('SELECT CAST(report AS BLOB) FROM scans WHERE id = ?').pluck(),
+      // The report as a BLOB: its stored UTF-8 bytes as they are, without a decode into a string.
+      getScanJson: db.prepare<[number], ScanJsonRow>(
+        `SELECT ${SCAN_COLS}, CAST(report AS BLOB) AS report FROM scans WHERE id = ?`,
+      ),
       newestScan: db.prepare<[string], ScanRow>(
         'SELECT * FROM scans WHERE host = ? ORDER BY created_at DESC, id DESC LIMIT 1',
       ),
@@ -318,10 +357,11 @@ export class SqliteRepo implements StoreRepo {
       ),
       deleteLatest: db.prepare<[string]>('DELETE FROM latest WHERE host = ?'),
       latestByHost: db.prepare<[string], LatestRow>(`SELECT ${LATEST_COLS} FROM latest WHERE host = ?`),
-      // json_each keeps this one statement whatever the number of hosts.
-      latestByHosts: db.prepare<[string], LatestRow>(
-        `SELECT ${LATEST_COLS} FROM latest WHERE host IN (SELECT value FROM json_each(?))`,
-      ),
+      // json_each keeps this one statement whatever the number of hosts. Rows come as arrays (LATEST_COLS order):
+      // up to 100 rows a call, and an array per row costs much less than an object with named keys.
+      latestByHosts: db
+        .prepare<[string], LatestTuple>(`SELECT ${LATEST_COLS} FROM latest WHERE host IN (SELECT value FROM json_each(?))`)
+        .raw(true),
       bucketAdd: db.prepare<[string, number, number, number]>(
         `INSERT INTO score_buckets (scope, score, band, n) VALUES (?, ?, ?, ?)
          ON CONFLICT(scope, score) DO UPDATE SET n = n + excluded.n`,
@@ -426,13 +466,15 @@ export class SqliteRepo implements StoreRepo {
     this.t.save(row);
   }
 
-  async getScan(id: number): Promise<ScanRecord | null> {
+  async getScan(id: number): Promise<ScanRecord | null>;
+  async getScan(id: number, report: 'json'): Promise<ScanJsonRecord | null>;
+  async getScan(id: number, report?: 'json'): Promise<ScanRecord | ScanJsonRecord | null> {
+    if (report === 'json') {
+      const row = this.q.getScanJson.get(id);
+      return row ? toScanJson(row) : null;
+    }
     const row = this.q.getScan.get(id);
     return row ? toScan(row) : null;
-  }
-
-  async getScanReportJson(id: number): Promise<Buffer | null> {
-    return this.q.getScanReportJson.get(id) ?? null;
   }
 
   async latestByHost(host: string): Promise<LatestEntry | null> {
@@ -443,7 +485,7 @@ export class SqliteRepo implements StoreRepo {
   async latestByHosts(hosts: string[]): Promise<Map<string, LatestEntry>> {
     const out = new Map<string, LatestEntry>();
     if (hosts.length === 0) return out;
-    for (const row of this.q.latestByHosts.all(JSON.stringify(hosts))) out.set(row.host, toLatest(row));
+    for (const row of this.q.latestByHosts.all(JSON.stringify(hosts))) out.set(row[0], tupleToLatest(row));
     return out;
   }
 

@@ -149,20 +149,23 @@ export function runStoreRepoContract(
       } satisfies LatestEntry);
     }));
 
-    it('getScanReportJson gives the stored report as the exact UTF-8 bytes of its JSON text', withRepo(async (repo) => {
+    it("getScan(id, 'json') gives the same scan with its report as the exact UTF-8 bytes of its stored JSON", withRepo(async (repo) => {
       const report = { host: 'shop.example', nested: { unicode: 'café ✓ 店 \u{1F6D2}', lone: '\ud800', keyOrder: { z: 1, a: 2, 10: 3, 2: 4 } }, big: 1e21, tiny: 5e-324 };
-      const scan = await save(repo, 'shop.example', { score: 50 });
-      const withReport: ScanRecord = { ...scan, id: await repo.allocateScanId(), report };
-      await repo.saveScan(withReport);
-      const bytes = await repo.getScanReportJson(withReport.id);
-      assert.ok(Buffer.isBuffer(bytes));
-      assert.equal(bytes.toString('utf8'), JSON.stringify(report));
-      // The same text a reader of getScan would send after re-serialising its report.
-      assert.equal(bytes.toString('utf8'), JSON.stringify((await repo.getScan(withReport.id))?.report));
+      const scan: ScanRecord = { ...(await save(repo, 'shop.example', { score: 50 })), id: await repo.allocateScanId(), report };
+      await repo.saveScan(scan);
+      const got = await repo.getScan(scan.id, 'json');
+      assert.ok(got && Buffer.isBuffer(got.reportJson));
+      const { reportJson, ...fields } = got;
+      const { report: _parsed, ...expected } = scan;
+      assert.deepEqual(fields, expected);
+      assert.equal(reportJson.toString('utf8'), JSON.stringify(report));
+      // The bytes a reader of getScan would send after re-serialising the parsed report.
+      assert.equal(reportJson.toString('utf8'), JSON.stringify((await repo.getScan(scan.id))?.report));
+
       const nothing: ScanRecord = { ...scan, id: await repo.allocateScanId(), report: undefined };
       await repo.saveScan(nothing);
-      assert.equal((await repo.getScanReportJson(nothing.id))?.toString('utf8'), 'null');
-      assert.equal(await repo.getScanReportJson(987654321), null);
+      assert.equal((await repo.getScan(nothing.id, 'json'))?.reportJson.toString('utf8'), 'null');
+      assert.equal(await repo.getScan(987654321, 'json'), null);
     }));
 
     it('allocateScanId gives strictly increasing integers, used or not', withRepo(async (repo) => {
