@@ -17,6 +17,9 @@ import { startStoreFrom } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+// Each load is preceded by an unmeasured one of this length, so a scenario is measured on warm (JIT-compiled)
+// code rather than partly on its first-run compilation, whatever ran before it.
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const SEEDED_SCANS = 10_000;
 const INDEX_SIZE = Number(process.env.BENCH_INDEX_SIZE ?? 1_000_000);
 const work = mkdtempSync(join(tmpdir(), 'srk-bench-'));
@@ -89,6 +92,7 @@ async function main() {
 }
 
 async function load(name: string, opts: Record<string, unknown>, base?: Row, target?: number): Promise<Row> {
+  if (WARMUP > 0) await autocannon({ connections: 50, ...opts, duration: WARMUP } as autocannon.Options);
   const result = await autocannon({ connections: 50, duration: DURATION, ...opts } as autocannon.Options);
   const row: Row = {
     name,
@@ -181,7 +185,7 @@ function report(rows: Row[], scan: Awaited<ReturnType<typeof scanTiming>>, index
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync('bench', { recursive: true });
   const { result: _omit, ...scanFigures } = scan;
-  writeFileSync('bench/results.json', JSON.stringify({ at: new Date().toISOString(), durationSeconds: DURATION, rows, scan: scanFigures, index }, null, 2));
+  writeFileSync('bench/results.json', JSON.stringify({ at: new Date().toISOString(), durationSeconds: DURATION, warmupSeconds: WARMUP, rows, scan: scanFigures, index }, null, 2));
 }
 
 async function startChild(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
