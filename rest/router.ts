@@ -23,7 +23,12 @@ export interface RouterDeps {
  * The per-request context handed to a tool. When cancellable, its signal aborts when the client goes away
  * mid-request; only work that reaches out (the scan) needs that, a read of stored data ends on its own.
  */
-export function toolContext(req: Request, res: Response, deps: RouterDeps, cancellable = true): ToolContext {
+export function toolContext(
+  req: Request,
+  res: Response,
+  deps: Pick<RouterDeps, 'config' | 'store' | 'log' | 'scanOverrides'>,
+  cancellable = true,
+): ToolContext {
   let signal: AbortSignal | undefined;
   if (cancellable) {
     const controller = new AbortController();

@@ -15,7 +15,8 @@ import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from './errors.js';
 import { toAppError } from './http-errors.js';
 import type { StoreRepo } from '../store/repo.js';
 import { TOOLS } from '../tools/index.js';
-import type { AnyTool, Caller, ToolContext } from '../tools/tool.js';
+import type { AnyTool, ToolContext } from '../tools/tool.js';
+import { toolContext } from '../rest/router.js';
 import { SERVICE_VERSION } from '../rest/discovery.js';
 
 export const MCP_PATH = '/mcp';
@@ -267,29 +268,15 @@ export function mcpRouter(deps: McpDeps): Router {
     return toolList;
   };
 
+  // Only a tool that reaches out (open world) has work worth cancelling when the client goes away; the tool's
+  // logger is made on first use (in practice: on an error).
   const contextFor = (req: Request, res: Response) => (tool: AnyTool): ToolContext => {
-    // Only a tool that reaches out (open world) has work worth cancelling when the client goes away; the read
-    // tools answer from the store at once. The tool's logger is made on first use (in practice: on an error).
-    let signal: AbortSignal | undefined;
-    if (tool.annotations.openWorldHint) {
-      const controller = new AbortController();
-      res.on('close', () => {
-        if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-      });
-      signal = controller.signal;
-    }
-    const caller: Caller = res.locals.caller ?? { kind: 'anonymous', keyId: null, ip: req.ip ?? '' };
     let log: Logger | undefined;
     return {
-      store: deps.store,
-      config: deps.config,
+      ...toolContext(req, res, deps, tool.annotations.openWorldHint),
       get log() {
         return (log ??= (req.log ?? deps.log).child({ tool: tool.name }));
       },
-      caller,
-      baseUrl: deps.config.BASE_URL,
-      signal,
-      scanOverrides: deps.scanOverrides,
     };
   };
 

@@ -44,7 +44,8 @@ function toLatest(d: LatestDoc): LatestEntry {
   };
 }
 
-function toScan(d: ScanDoc): ScanRecord {
+/** The scan's fields without its report, shared by both reads of a scan. */
+function scanFields(d: ScanDoc): Omit<ScanRecord, 'report'> {
   return {
     id: d._id,
     host: d.host,
@@ -55,24 +56,16 @@ function toScan(d: ScanDoc): ScanRecord {
     agentReady: d.agentReady,
     createdAt: d.createdAt,
     ownerKeyId: d.ownerKeyId ?? null,
-    report: JSON.parse(d.report) as unknown,
   };
+}
+
+function toScan(d: ScanDoc): ScanRecord {
+  return { ...scanFields(d), report: JSON.parse(d.report) as unknown };
 }
 
 /** toScan with the report left as its stored JSON text, in UTF-8 bytes. */
 function toScanJson(d: ScanDoc): ScanJsonRecord {
-  return {
-    id: d._id,
-    host: d.host,
-    vertical: d.vertical ?? null,
-    score: d.score,
-    grade: d.grade,
-    capped: d.capped,
-    agentReady: d.agentReady,
-    createdAt: d.createdAt,
-    ownerKeyId: d.ownerKeyId ?? null,
-    reportJson: Buffer.from(d.report, 'utf8'),
-  };
+  return { ...scanFields(d), reportJson: Buffer.from(d.report, 'utf8') };
 }
 
 function toApiKey(d: ApiKeyDoc): ApiKeyRecord {

@@ -151,7 +151,8 @@ function tupleToLatest([host, scanId, vertical, score, grade, capped, agentReady
   return { host, scanId, vertical, score, grade, capped: capped === 1, agentReady: agentReady === 1, updatedAt: new Date(updatedAt) };
 }
 
-function toScan(r: ScanRow): ScanRecord {
+/** The scan's columns without its report, shared by both reads of a scan. */
+function scanFields(r: Omit<ScanRow, 'report'>): Omit<ScanRecord, 'report'> {
   return {
     id: r.id,
     host: r.host,
@@ -162,8 +163,11 @@ function toScan(r: ScanRow): ScanRecord {
     agentReady: r.agent_ready === 1,
     createdAt: new Date(r.created_at),
     ownerKeyId: r.owner_key_id,
-    report: JSON.parse(r.report) as unknown,
   };
+}
+
+function toScan(r: ScanRow): ScanRecord {
+  return { ...scanFields(r), report: JSON.parse(r.report) as unknown };
 }
 
 const SCAN_COLS = 'id, host, vertical, score, grade, capped, agent_ready, created_at, owner_key_id';
@@ -171,18 +175,7 @@ type ScanJsonRow = Omit<ScanRow, 'report'> & { report: Buffer };
 
 /** toScan with the report left as its stored bytes. */
 function toScanJson(r: ScanJsonRow): ScanJsonRecord {
-  return {
-    id: r.id,
-    host: r.host,
-    vertical: r.vertical,
-    score: r.score,
-    grade: r.grade,
-    capped: r.capped === 1,
-    agentReady: r.agent_ready === 1,
-    createdAt: new Date(r.created_at),
-    ownerKeyId: r.owner_key_id,
-    reportJson: r.report,
-  };
+  return { ...scanFields(r), reportJson: r.report };
 }
 
 function toApiKey(r: ApiKeyRow): ApiKeyRecord {
