@@ -1,27 +1,14 @@
 // check_merchant_readiness: the stored summary of one store, from the index only.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pino } from 'pino';
 import { checkMerchantReadiness } from '../../tools/check-merchant-readiness.js';
 import { ReadinessSummary } from '../../schemas/readiness.js';
 import { AppError } from '../../server/errors.js';
-import { testConfig } from '../../server/config.js';
-import { SqliteRepo } from '../../store/sqlite.js';
-import type { ToolContext } from '../../tools/tool.js';
 import { fakeReport, saveFakeScan } from '../helpers/scans.js';
+import { toolContextForTest } from '../helpers/tool-context.js';
 
 async function setup(t: { after(fn: () => unknown): void }) {
-  const store = new SqliteRepo(':memory:');
-  await store.init();
-  t.after(() => store.close());
-  const config = testConfig({ BASE_URL: 'http://localhost:3000' });
-  const ctx: ToolContext = {
-    store,
-    config,
-    log: pino({ level: 'silent' }),
-    caller: { kind: 'anonymous', keyId: null, ip: '127.0.0.1' },
-    baseUrl: config.BASE_URL,
-  };
+  const { store, ctx } = await toolContextForTest(t);
   const call = (host: string) => checkMerchantReadiness.handler(checkMerchantReadiness.input.parse({ host }), ctx);
   return { store, call };
 }

@@ -1,28 +1,15 @@
 // list_agent_ready_stores: the agent-ready top of the readiness index (recent scans only), optionally per vertical.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pino } from 'pino';
 import { listAgentReadyStores } from '../../tools/list-agent-ready-stores.js';
 import { AgentReadyStores } from '../../schemas/readiness.js';
-import { testConfig } from '../../server/config.js';
-import { SqliteRepo } from '../../store/sqlite.js';
-import type { ToolContext } from '../../tools/tool.js';
 import { saveFakeScan } from '../helpers/scans.js';
+import { toolContextForTest } from '../helpers/tool-context.js';
 
 const DAY = 86_400_000;
 
 async function setup(t: { after(fn: () => unknown): void }) {
-  const store = new SqliteRepo(':memory:');
-  await store.init();
-  t.after(() => store.close());
-  const config = testConfig({ BASE_URL: 'http://localhost:3000' });
-  const ctx: ToolContext = {
-    store,
-    config,
-    log: pino({ level: 'silent' }),
-    caller: { kind: 'anonymous', keyId: null, ip: '127.0.0.1' },
-    baseUrl: config.BASE_URL,
-  };
+  const { store, ctx } = await toolContextForTest(t);
   const call = (args: unknown) => listAgentReadyStores.handler(listAgentReadyStores.input.parse(args), ctx);
   return { store, call };
 }

@@ -1,0 +1,20 @@
+// A tool's context over a real in-memory SQLite store, for calling a handler directly in a test.
+import { pino } from 'pino';
+import { testConfig } from '../../server/config.js';
+import { SqliteRepo } from '../../store/sqlite.js';
+import type { ToolContext } from '../../tools/tool.js';
+
+export async function toolContextForTest(t: { after(fn: () => unknown): void }): Promise<{ store: SqliteRepo; ctx: ToolContext }> {
+  const store = new SqliteRepo(':memory:');
+  await store.init();
+  t.after(() => store.close());
+  const config = testConfig({ BASE_URL: 'http://localhost:3000' });
+  const ctx: ToolContext = {
+    store,
+    config,
+    log: pino({ level: 'silent' }),
+    caller: { kind: 'anonymous', keyId: null, ip: '127.0.0.1' },
+    baseUrl: config.BASE_URL,
+  };
+  return { store, ctx };
+}
