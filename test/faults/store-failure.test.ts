@@ -9,32 +9,13 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Database from 'better-sqlite3';
-import { startApp, type TestApp } from '../helpers/start-app.js';
+import { call, startApp, type Answer, type TestApp } from '../helpers/start-app.js';
 import { startFixtureStore, startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { brochureStore, htmlPage, page, text } from '../fixtures/stores.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
 const dbOf = (app: TestApp) => (app.store as unknown as { db: Database.Database }).db;
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-  text: string;
-}
-
-async function call(url: string, init?: RequestInit): Promise<Answer> {
-  const res = await fetch(url, { redirect: 'manual', ...init });
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* HTML page or SVG */
-  }
-  return { status: res.status, headers: res.headers, body, text };
-}
 
 function assertUnavailable(res: Answer, label: string): void {
   assert.equal(res.status, 503, `${label}: ${res.status} ${res.text.slice(0, 200)}`);

@@ -2,6 +2,7 @@
 // or raw handlers, counting every request and every connection so tests can prove what was (not) fetched.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Readable } from 'node:stream';
 
 export interface FixtureRoute {
   status?: number;
@@ -87,4 +88,18 @@ export async function startStoreFrom(build: (origin: string) => FixtureRoutes, o
   const store = await startFixtureStore({}, opts);
   for (const [path, route] of Object.entries(build(store.origin))) store.setRoute(path, route);
   return store;
+}
+
+/** A stream of `total` zero bytes made on demand, for bodies too large to hold in memory. */
+export function zeros(total: number): Readable {
+  const chunk = Buffer.alloc(64 * 1024);
+  let sent = 0;
+  return new Readable({
+    read() {
+      if (sent >= total) return void this.push(null);
+      const n = Math.min(chunk.length, total - sent);
+      sent += n;
+      this.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    },
+  });
 }

@@ -65,3 +65,25 @@ export async function getJson(url: string, init?: RequestInit): Promise<{ status
   }
   return { status: res.status, headers: res.headers, body };
 }
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any; // parsed JSON, or null for HTML, SVG and other text
+  ms: number;
+}
+
+/** One request, redirects not followed, with the raw text, the parsed JSON (if any) and the time it took. */
+export async function call(url: string, init?: RequestInit): Promise<Answer> {
+  const t0 = performance.now();
+  const res = await fetch(url, { redirect: 'manual', ...init });
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, headers: res.headers, text, body, ms: performance.now() - t0 };
+}

@@ -9,7 +9,7 @@ import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import got, { type OptionsInit } from 'got';
 import { RequestFilteringHttpAgent } from 'request-filtering-agent';
-import { startFixtureStore, type FixtureRoute, type FixtureStore } from '../helpers/fixture-store.js';
+import { startFixtureStore, type FixtureRoute, type FixtureStore, zeros } from '../helpers/fixture-store.js';
 import { AGENT_PROBE_UA, BODY_CAPS, NEUTRAL_UA, createFetcher, type FetchLimits, type LookupFunction } from '../../scan/fetch.js';
 import type { Resource } from '../../scan/artifacts.js';
 
@@ -22,19 +22,6 @@ let c: number; // canary port
 let lastSocketClose = 0;
 let inFlight = 0;
 let maxInFlight = 0;
-
-function zeros(total: number): Readable {
-  const chunk = Buffer.alloc(64 * 1024);
-  let sent = 0;
-  return new Readable({
-    read() {
-      if (sent >= total) return void this.push(null);
-      const n = Math.min(chunk.length, total - sent);
-      sent += n;
-      this.push(n === chunk.length ? chunk : chunk.subarray(0, n));
-    },
-  });
-}
 
 // Bodies are produced lazily while the client reads, so a 200 MiB bomb costs the test only what is fetched.
 function streamed(source: () => Readable, headers: Record<string, string>, encoder?: () => NodeJS.ReadWriteStream) {

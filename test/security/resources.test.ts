@@ -8,11 +8,11 @@ import '../support/loopback-guard.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable, pipeline } from 'node:stream';
+import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { startApp, type TestApp } from '../helpers/start-app.js';
-import { startFixtureStore, type FixtureRoutes, type FixtureStore } from '../helpers/fixture-store.js';
+import { startFixtureStore, type FixtureRoutes, type FixtureStore, zeros } from '../helpers/fixture-store.js';
 import { htmlPage, page, redirectLoopStore, sitemapIndex, text, urlset, xml } from '../fixtures/stores.js';
 import { ScanResult } from '../../schemas/scan-result.js';
 import { createFetcher } from '../../scan/fetch.js';
@@ -67,19 +67,6 @@ async function assertScored(target: TestApp, r: Scanned, label: string): Promise
 
 const outcomeOf = (r: ScanResult, url: string) => r.fetched.filter((f) => f.url === url).map((f) => f.outcome);
 const checkOf = (r: ScanResult, id: string) => r.pillars.flatMap((p) => p.checks).find((c) => c.id === id);
-
-function zeros(total: number): Readable {
-  const chunk = Buffer.alloc(64 * 1024);
-  let sent = 0;
-  return new Readable({
-    read() {
-      if (sent >= total) return void this.push(null);
-      const n = Math.min(chunk.length, total - sent);
-      sent += n;
-      this.push(n === chunk.length ? chunk : chunk.subarray(0, n));
-    },
-  });
-}
 
 /** A body produced while the client reads, so a 200 MiB bomb costs the test process only what is read. */
 function streamed(total: number, headers: Record<string, string>, encoder?: () => NodeJS.ReadWriteStream) {

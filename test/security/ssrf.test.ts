@@ -9,7 +9,7 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { startApp, type TestApp } from '../helpers/start-app.js';
+import { call as get, startApp, type Answer, type TestApp } from '../helpers/start-app.js';
 import { startFixtureStore, startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { brochureStore, completeStore, CATALOGUE } from '../fixtures/stores.js';
@@ -73,25 +73,6 @@ function tableLookup(table: Record<string, Entry>, calls: string[]) {
       else callback(null, list[0].address, list[0].family);
     });
   };
-}
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  body: any;
-}
-
-async function get(url: string, init?: RequestInit): Promise<Answer> {
-  const res = await fetch(url, { redirect: 'manual', ...init });
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, headers: res.headers, text, body };
 }
 
 const STACK_OR_PATH = /\n\s+at |\bat [\w.<>]+ \(|\/work\/|node_modules|\.ts:\d+/;

@@ -6,9 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import zlib from 'node:zlib';
-import { performance } from 'node:perf_hooks';
 import { parse } from 'parse5';
-import { startApp, type TestApp } from '../helpers/start-app.js';
+import { call, startApp, type Answer, type TestApp } from '../helpers/start-app.js';
 import { startFixtureStore, startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { HOSTILE_NAME, HOSTILE_TITLE, hostileStore } from '../fixtures/stores.js';
@@ -21,27 +20,6 @@ import type { ScanResult } from '../../schemas/scan-result.js';
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const BASE_URL = 'https://readiness.example';
 const STACK_OR_PATH = /\n\s+at |\bat [\w.<>]+ \(|\/work\/|node_modules|\.ts:\d+/;
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  body: any;
-  ms: number;
-}
-
-async function call(url: string, init?: RequestInit): Promise<Answer> {
-  const t0 = performance.now();
-  const res = await fetch(url, { redirect: 'manual', ...init });
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, headers: res.headers, text, body, ms: performance.now() - t0 };
-}
 
 function assertApiError(res: Answer, status: number | number[], code?: string | string[], label = ''): void {
   const statuses = Array.isArray(status) ? status : [status];
