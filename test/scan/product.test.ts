@@ -4,17 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ProductFacts } from '../../scan/artifacts.js';
 import { parsePage } from '../../scan/html.js';
-import {
-  currencySignals,
-  extractProduct,
-  findPrices,
-  gtinValid,
-  isProductPage,
-  normaliseAvailability,
-  normaliseCurrency,
-  parsePrice,
-  parseStructuredPrice,
-} from '../../scan/product.js';
+import { extractProduct, gtinValid, isProductPage } from '../../scan/product.js';
+import { currencySignals, findPrices, normaliseCurrency, parsePrice, parseStructuredPrice } from '../../scan/price.js';
+import { normaliseAvailability } from '../../scan/availability.js';
 
 const URL_ = 'https://shop.test/products/boot';
 

@@ -7,7 +7,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entity, EntityValue, FactSource, PageFacts, ProductFacts } from '../../scan/artifacts.js';
 import { parsePage } from '../../scan/html.js';
-import { extractProduct, isProductPage, parsePrice } from '../../scan/product.js';
+import { extractProduct, isProductPage } from '../../scan/product.js';
+import { parsePrice } from '../../scan/price.js';
 import { normaliseType } from '../../scan/structured-data.js';
 import { readRealFixture, requireRealFixtures } from '../helpers/artifacts.js';
 
