@@ -1,80 +1,57 @@
-// Prices and currencies, read one way for every caller: structured values ("1299.00"), visible price texts
-// ("1.299,00 €", "$1,299", "24.990" in Chilean pesos) and currency symbols resolved with the page's signals.
-// Pure functions; every regex is linear and runs on capped text.
+// Prices and currencies, read one way for every caller: structured values ("1299.00"), price texts ("1.299,00 €",
+// "$1,299", "24.990" in Chilean pesos, "1'299.–", "€10 – €20", "Was £30 Now £24.99"), prices in running page text,
+// every number on a page, and currency markers resolved with the page's signals. One amount reader tells thousands
+// from decimal separators for all of them; a caller that needs every plausible reading of an ambiguous amount ("1.299")
+// asks it for them rather than parsing again.
+// Deliberately not here: exchange rates, tax arithmetic, struck-through markup (visible text carries no tags, so a
+// regular price is recognised by its wording only) and any rule for one particular store.
+// Pure functions; every regex is linear (no nested quantifiers over the same characters) and runs on capped text.
 import type { PageFacts } from './artifacts.js';
 import { propStrings } from './structured-data.js';
 
-/** A structured price: a plain decimal as schema.org asks ("1299.00"), else read like visible text. */
-export function parseStructuredPrice(raw: string): number | null {
-  const s = raw.trim();
-  if (/^\d{1,15}(?:\.\d{1,10})?$/.test(s)) return Number(s);
-  return parsePrice(s);
-}
+// ---------------------------------------------------------------------------------------------------------------
+// Currencies
 
-/**
- * The first number in a price text, with thousands and decimal separators told apart: "1.299,00", "1,299.00",
- * "€ 12,50", "1 299,00", "2.449" (one separator followed by exactly three digits groups thousands). Null if none.
- */
-export function parsePrice(raw: string): number | null {
-  const m = /\d[\d.,'\u00a0\u202f ]{0,30}/.exec(raw.slice(0, 200));
-  if (!m) return null;
-  const token = groupsOf(m[0]);
-  const lastDot = token.lastIndexOf('.');
-  const lastComma = token.lastIndexOf(',');
-  let normalised: string;
-  if (lastDot >= 0 && lastComma >= 0) {
-    const dec = lastDot > lastComma ? '.' : ',';
-    const thousands = dec === '.' ? ',' : '.';
-    normalised = token.split(thousands).join('').replace(dec, '.');
-  } else if (lastDot >= 0 || lastComma >= 0) {
-    const sep = lastDot >= 0 ? '.' : ',';
-    const parts = token.split(sep);
-    const thousands = parts.length > 2 || parts[parts.length - 1].length === 3;
-    normalised = thousands ? parts.join('') : parts.join('.');
-  } else {
-    normalised = token;
-  }
-  const n = Number(normalised);
-  return Number.isFinite(n) ? n : null;
-}
-
-// Spaces, NBSPs and apostrophes group thousands only when exactly three digits follow ("1 299,00", "1'299").
-function groupsOf(token: string): string {
-  const trimmed = token.replace(/[.,'\u00a0\u202f ]+$/, '');
-  const parts = trimmed.split(/[\u00a0\u202f' ]/);
-  let out = parts[0];
-  for (const p of parts.slice(1)) {
-    if (!/^\d{3}(?:[.,]\d*)?$/.test(p)) break;
-    out += p;
-  }
-  return out;
-}
-
-// Currency markers as printed next to prices; letters-only ones need word boundaries.
-const CURRENCY_SYMBOLS = [
-  'R$', 'US$', 'CA$', 'C$', 'AU$', 'A$', 'NZ$', 'HK$', 'S$', 'NT$', 'MX$', '€', '£', '$', '¥', '￥', '₹', '₩', '₺', '₽',
-  '₪', '฿', '₫', '₴', '₱', '元', '円', 'zł', 'Kč', 'kr', 'Ft', 'lei', 'CHF', 'RM', 'Rp',
-];
 const ISO_4217 = new Set(
   ('AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF ' +
-    'CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF ' +
-    'IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK ' +
-    'MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR ' +
-    'SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES ' +
-    'VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL').split(' '),
+    'CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HRK HTG ' +
+    'HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD ' +
+    'MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF ' +
+    'SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS ' +
+    'VES VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL').split(' '),
 );
+// Codes that are also English words ("ALL", "TOP", "TRY"): in running text they count only after a number.
+const WORD_CODES = new Set(['ALL', 'BAM', 'BOB', 'CUP', 'GEL', 'MAD', 'MOP', 'PEN', 'SOS', 'TOP', 'TRY']);
+// Codes shops also print in lower or title case ("140,00 pln", "Eur 12").
+const COMMON_CODES = ['EUR', 'USD', 'GBP', 'CHF', 'PLN', 'CZK', 'HUF', 'RON', 'SEK', 'NOK', 'DKK', 'BGN', 'RUB', 'UAH', 'INR', 'AUD', 'CAD', 'NZD'];
+
+// Printed markers and the codes each can stand for. Abbreviations count as symbols ("руб.", "zł"); spelt-out words
+// ("Euro") are left to the caller, as product_price wants a code, not a word, in the markup.
 const SYMBOL_CODES: Record<string, string[]> = {
-  '€': ['EUR'], 'R$': ['BRL'], 'US$': ['USD'], 'CA$': ['CAD'], 'C$': ['CAD'], 'AU$': ['AUD'], 'A$': ['AUD'],
-  'NZ$': ['NZD'], 'HK$': ['HKD'], 'S$': ['SGD'], 'NT$': ['TWD'], 'MX$': ['MXN'], '₹': ['INR'], '₩': ['KRW'],
-  '₺': ['TRY'], '₽': ['RUB'], '₪': ['ILS'], '฿': ['THB'], '₫': ['VND'], '₴': ['UAH'], '₱': ['PHP'], 'zł': ['PLN'],
-  'Kč': ['CZK'], 'Ft': ['HUF'], 'lei': ['RON'], 'CHF': ['CHF'], 'RM': ['MYR'], 'Rp': ['IDR'],
-  '£': ['GBP', 'EGP', 'GIP', 'FKP', 'SHP', 'LBP', 'SYP'],
+  '€': ['EUR'], '£': ['GBP', 'EGP', 'GIP', 'FKP', 'SHP', 'LBP', 'SYP'], '₤': ['GBP'],
   '$': ['USD', 'CAD', 'AUD', 'NZD', 'MXN', 'ARS', 'CLP', 'COP', 'UYU', 'SGD', 'HKD', 'TWD', 'DOP', 'JMD', 'TTD', 'BSD', 'FJD', 'BND', 'NAD', 'LRD', 'SBD', 'BZD', 'BBD', 'KYD', 'XCD', 'CUP'],
-  '¥': ['JPY', 'CNY'], '￥': ['JPY', 'CNY'], '円': ['JPY'], '元': ['CNY', 'TWD', 'HKD', 'MOP'],
-  'kr': ['SEK', 'NOK', 'DKK', 'ISK'],
+  'R$': ['BRL'], 'US$': ['USD'], 'U$S': ['USD'], 'CA$': ['CAD'], 'C$': ['CAD', 'NIO'], 'AU$': ['AUD'], 'A$': ['AUD'], 'NZ$': ['NZD'],
+  'HK$': ['HKD'], 'S$': ['SGD'], 'NT$': ['TWD'], 'MX$': ['MXN'], 'RD$': ['DOP'], 'MOP$': ['MOP'],
+  '¥': ['JPY', 'CNY'], '￥': ['JPY', 'CNY'], '円': ['JPY'], '元': ['CNY', 'TWD', 'HKD', 'MOP'], '₩': ['KRW'], '원': ['KRW'],
+  '₹': ['INR'], 'रु': ['INR', 'NPR'], '₨': ['INR', 'PKR', 'LKR', 'NPR', 'MUR', 'SCR'], Rs: ['INR', 'PKR', 'LKR', 'NPR', 'MUR', 'SCR'],
+  '₺': ['TRY'], TL: ['TRY'], '₽': ['RUB'], руб: ['RUB', 'BYN'], 'р': ['RUB'], 'Р': ['RUB'], '₴': ['UAH'], грн: ['UAH'],
+  '₪': ['ILS'], '฿': ['THB'], '₫': ['VND'], 'đ': ['VND'], '₱': ['PHP'], '₦': ['NGN'], '₲': ['PYG'], '₵': ['GHS'], '₡': ['CRC'],
+  '₭': ['LAK'], '৳': ['BDT'], '₮': ['MNT'], '₼': ['AZN'], '₾': ['GEL'], '₸': ['KZT'], тг: ['KZT'], лв: ['BGN'], дин: ['RSD'],
+  din: ['RSD'], zł: ['PLN'], Kč: ['CZK'], kr: ['SEK', 'NOK', 'DKK', 'ISK'], Ft: ['HUF'], lei: ['RON', 'MDL'], kn: ['HRK'],
+  CHF: ['CHF'], Fr: ['CHF'], SFr: ['CHF'], RM: ['MYR'], Rp: ['IDR'], 'S/': ['PEN'], Bs: ['VES', 'BOB'], Br: ['BYN', 'ETB'],
+  'ر.س': ['SAR'], 'د.إ': ['AED'], 'ج.م': ['EGP'], 'ريال': ['SAR', 'QAR', 'OMR', 'YER'], 'ریال': ['IRR'], 'تومان': ['IRR'],
 };
-// Symbols that stand for one currency nearly everywhere; the rest need the page's other signals to agree.
-const UNAMBIGUOUS_DEFAULT: Record<string, string> = { '£': 'GBP', '円': 'JPY' };
+// Markers that stand for one currency nearly everywhere; the rest need the page's other signals to agree.
+const UNAMBIGUOUS_DEFAULT: Record<string, string> = { '£': 'GBP', '円': 'JPY', руб: 'RUB' };
+const SYMBOL_BY_KEY = new Map(Object.keys(SYMBOL_CODES).map((s) => [symbolKey(s), s]));
+
+// Currencies printed without minor units: ISO 4217 minor unit 0, or a unit worth so little that shops never show
+// cents. "24.990" in one of them is twenty-four thousand, even in a structured value.
+const WHOLE_UNITS = new Set(
+  'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF COP HUF IDR ARS IRR KZT LAK MMK MNT UZS TZS LBP SYP TWD'.split(' '),
+);
+// ISO 4217 minor unit 3: "1.250" in one of them is one and a quarter.
+const THREE_DECIMALS = new Set(['BHD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
 
 const COUNTRY_CURRENCY: Record<string, string> = {
   us: 'USD', gb: 'GBP', uk: 'GBP', ie: 'EUR', de: 'EUR', at: 'EUR', fr: 'EUR', it: 'EUR', es: 'EUR', pt: 'EUR',
@@ -83,6 +60,12 @@ const COUNTRY_CURRENCY: Record<string, string> = {
   co: 'COP', uy: 'UYU', pe: 'PEN', jp: 'JPY', cn: 'CNY', tw: 'TWD', hk: 'HKD', sg: 'SGD', in: 'INR', kr: 'KRW',
   se: 'SEK', no: 'NOK', dk: 'DKK', is: 'ISK', ch: 'CHF', pl: 'PLN', cz: 'CZK', hu: 'HUF', ro: 'RON', tr: 'TRY',
   ru: 'RUB', ua: 'UAH', il: 'ILS', th: 'THB', vn: 'VND', ph: 'PHP', my: 'MYR', id: 'IDR', za: 'ZAR', ae: 'AED',
+  bg: 'BGN', rs: 'RSD', sa: 'SAR', eg: 'EGP', pk: 'PKR', lk: 'LKR', ng: 'NGN', kz: 'KZT', by: 'BYN',
+};
+// Languages spoken in one currency's country only: "ja" alone says yen, "de" alone says nothing (CH, AT, DE).
+const LANGUAGE_CURRENCY: Record<string, string> = {
+  ja: 'JPY', ko: 'KRW', pl: 'PLN', cs: 'CZK', hu: 'HUF', sv: 'SEK', da: 'DKK', nb: 'NOK', nn: 'NOK', no: 'NOK',
+  is: 'ISK', bg: 'BGN', uk: 'UAH', th: 'THB', vi: 'VND', he: 'ILS', id: 'IDR',
 };
 
 /** Currency codes the page points at: ISO codes in markup and OG tags, the lang region and the URL's country TLD. */
@@ -94,9 +77,13 @@ export function currencySignals(page: PageFacts): Set<string> {
   for (const key of ['product:price:currency', 'og:price:currency']) {
     for (const v of page.meta[key] ?? []) if (ISO_4217.has(v.trim().toUpperCase())) out.add(v.trim().toUpperCase());
   }
-  const region = /^[a-z]{2,3}[-_]([a-z]{2})\b/i.exec(page.lang ?? '')?.[1]?.toLowerCase();
-  const fromRegion = region ? own(COUNTRY_CURRENCY, region) : undefined;
+  const lang = /^([a-z]{2,3})(?:[-_]([a-z]{2}))?\b/i.exec(page.lang ?? '');
+  const fromRegion = lang?.[2] ? own(COUNTRY_CURRENCY, lang[2].toLowerCase()) : undefined;
   if (fromRegion) out.add(fromRegion);
+  else if (lang) {
+    const fromLanguage = own(LANGUAGE_CURRENCY, lang[1].toLowerCase());
+    if (fromLanguage) out.add(fromLanguage);
+  }
   let host = '';
   try {
     host = new URL(page.url).hostname;
@@ -113,15 +100,25 @@ export function currencySignals(page: PageFacts): Set<string> {
 export function normaliseCurrency(raw: string, signals: ReadonlySet<string>): string {
   const s = raw.trim().slice(0, 20);
   if (ISO_4217.has(s.toUpperCase())) return s.toUpperCase();
-  const symbol = CURRENCY_SYMBOLS.find((sym) => s === sym || s.replace(/[\s.]/g, '') === sym);
-  if (!symbol) return s;
-  const codes = SYMBOL_CODES[symbol] ?? [];
+  const symbol = SYMBOL_BY_KEY.get(symbolKey(s));
+  if (symbol === undefined) return s;
+  const codes = SYMBOL_CODES[symbol];
   if (codes.length === 1) return codes[0];
   const agreeing = codes.filter((c) => signals.has(c));
   if (agreeing.length === 1) return agreeing[0];
-  const fallback = UNAMBIGUOUS_DEFAULT[symbol];
+  const fallback = own(UNAMBIGUOUS_DEFAULT, symbol);
   if (fallback && agreeing.length === 0) return fallback;
   return s;
+}
+
+/** True for an ISO 4217 code as written in markup (upper case, three letters, a real currency). */
+export function isCurrencyCode(raw: string): boolean {
+  return /^[A-Z]{3}$/.test(raw) && ISO_4217.has(raw);
+}
+
+// "руб." = "руб", "Kč" = "kč", "US $" = "US$": dots, spaces and case do not tell markers apart.
+function symbolKey(s: string): string {
+  return s.replace(/[\s.]/g, '').toLowerCase();
 }
 
 /** A table lookup with a key read from the page: own entries only ("constructor" is not a country). */
@@ -133,29 +130,480 @@ export function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const CURRENCY_ALT = [...CURRENCY_SYMBOLS]
-  .sort((a, b) => b.length - a.length)
-  .map((s) => (/^\p{L}+$/u.test(s) && s.length > 1 ? `(?<!\\p{L})${escapeRe(s)}(?!\\p{L})` : escapeRe(s)))
-  .concat(['(?<!\\p{L})(?:' + [...ISO_4217].join('|') + ')(?!\\p{L})'])
-  .join('|');
-const NUMBER = String.raw`\d{1,3}(?:[.,'\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
-const PRICE_RE = new RegExp(`(?<![\\p{L}\\d.,])(?:(${CURRENCY_ALT})\\s?(${NUMBER})(?![\\d])|(${NUMBER})\\s?(${CURRENCY_ALT}))`, 'gu');
-// Words before a price on the same line that make it not the selling price.
-const NOT_SELLING_BEFORE = /(?:\brrp|\bwas\b|\blist price|\bregular price|\breg\.|\buvp|\bstatt\b|\bprezzo di listino|\bantes\b|\bbefore\b|\bold price|\bprecio anterior|\bex(?:cl)?\.? vat|\bbrez ddv|\bnetto|\bohne mwst|建議售價|原價|定價|市價|參考價|\bpvpr?\b|\bsavings?\b|\bsave\b|\bfrom\b)[^\n]{0,30}$/iu;
-const NOT_SELLING_AFTER = /^[^\n]{0,3}(?:delivery|shipping|postage|versand|envío|spedizione|livraison|frete|dostava|\/\s?month|\/\s?mo\b|per month|p\/m)/iu;
+// ---------------------------------------------------------------------------------------------------------------
+// Currency markers in text
 
-/** Prices printed with a currency marker, in order, minus list/ex-VAT/shipping amounts. */
-export function findPrices(raw: string): { value: number; text: string; currency: string | null }[] {
-  const text = raw.slice(0, 50_000);
-  const out: { value: number; text: string; currency: string | null }[] = [];
-  PRICE_RE.lastIndex = 0;
-  for (let m = PRICE_RE.exec(text); m !== null && out.length < 20; m = PRICE_RE.exec(text)) {
-    const before = text.slice(Math.max(0, m.index - 40), m.index);
-    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 20);
-    if (NOT_SELLING_BEFORE.test(before) || NOT_SELLING_AFTER.test(after)) continue;
-    const value = parsePrice(m[2] ?? m[3]);
-    if (value !== null && value > 0) out.push({ value, text: m[0], currency: m[1] ?? m[4] ?? null });
+const CJK = /[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+function markerAlternatives(): string {
+  const words = new Set<string>(Object.keys(SYMBOL_CODES));
+  // Not "DIN" in capitals: German pages cite standards ("DIN 5008").
+  for (const w of ['руб', 'грн', 'лв', 'тг', 'zł', 'Kč', 'kr', 'Ft', 'lei', 'kn', 'дин']) {
+    words.add(w[0].toUpperCase() + w.slice(1));
+    words.add(w.toUpperCase());
+  }
+  for (const w of ['euro', 'euros']) {
+    words.add(w);
+    words.add(w[0].toUpperCase() + w.slice(1));
+  }
+  const alts = [...words].sort((a, b) => b.length - a.length).map((w) => {
+    let re = escapeRe(w);
+    if (w === 'Fr' || w === 'SFr' || w === 'р') re += '\\.'; // "Fr." and "р." only with their dot
+    if (w.toLowerCase() === 'руб') re += '(?:\\.|\\p{L}{0,5})'; // "руб.", "рублей"
+    else if (w === 'грн' || w === 'лв' || w === 'тг' || w === 'Rs' || w === 'kr' || w === 'дин' || w === 'din') re += '\\.?';
+    // Chinese, Japanese and Korean run words together ("售價2320元起"): their markers need no word boundary.
+    const cjk = CJK.test(w);
+    const letterStart = /^\p{L}/u.test(w) && !cjk;
+    const letterEnd = /\p{L}$/u.test(w) && !cjk && w.toLowerCase() !== 'руб';
+    return `${letterStart ? '(?<!\\p{L})' : ''}${re}${letterEnd ? '(?!\\p{L})' : ''}`;
+  });
+  const codes = [...ISO_4217].filter((c) => !WORD_CODES.has(c));
+  const lower = COMMON_CODES.flatMap((c) => [c.toLowerCase(), c[0] + c.slice(1).toLowerCase()]);
+  alts.push(`(?<!\\p{L})(?:${[...codes, ...lower].join('|')})(?!\\p{L})`);
+  return alts.join('|');
+}
+const MARKER_ALT = markerAlternatives();
+const WORD_CODE_ALT = `(?<!\\p{L})(?:${[...WORD_CODES].join('|')})(?!\\p{L})`;
+const MARKER_SCAN = new RegExp(`(${MARKER_ALT})|(${WORD_CODE_ALT})`, 'gu');
+const ANY_MARKER = new RegExp(`(?:${MARKER_ALT})`, 'u');
+const GAP_BEFORE = /^[\s:\u00a0\u202f]{0,2}$/; // "US$:12.99", "€ 12"
+const GAP_AFTER = /^[\s\u00a0\u202f]{0,2}$/; // "12 €"
+
+interface Marker {
+  text: string;
+  start: number;
+  end: number;
+  /** A code that is also an English word ("TOP"): a marker only after a number. */
+  afterOnly: boolean;
+}
+
+/** Every currency marker in a text, in order: one linear pass. */
+function markersIn(text: string): Marker[] {
+  const out: Marker[] = [];
+  MARKER_SCAN.lastIndex = 0;
+  for (let m = MARKER_SCAN.exec(text); m !== null; m = MARKER_SCAN.exec(text)) {
+    out.push({ text: m[0], start: m.index, end: m.index + m[0].length, afterOnly: m[2] !== undefined });
   }
   return out;
 }
 
+/** For amounts visited left to right, the markers printed right before and right after each. */
+class MarkerCursor {
+  private next = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly markers: readonly Marker[],
+  ) {}
+
+  around(start: number, end: number): { before: Marker | null; after: Marker | null } {
+    const ms = this.markers;
+    while (this.next < ms.length && ms[this.next].end < start - 2) this.next++;
+    let before = -1;
+    let after: Marker | null = null;
+    for (let k = this.next; k < ms.length && ms[k].start <= end + 2; k++) {
+      const m = ms[k];
+      if (m.end <= start && !m.afterOnly && GAP_BEFORE.test(this.text.slice(m.end, start))) before = k;
+      else if (m.start >= end && after === null && GAP_AFTER.test(this.text.slice(end, m.start))) after = m;
+    }
+    if (before < 0) return { before: null, after };
+    // "SGD$4.90", "$ SGD4.90": of two markers side by side the ISO code says more.
+    const inner = ms[before];
+    const outer = before > 0 ? ms[before - 1] : undefined;
+    if (outer && !outer.afterOnly && !isIso(inner.text) && isIso(outer.text) && GAP_AFTER.test(this.text.slice(outer.end, inner.start))) {
+      return { before: outer, after };
+    }
+    return { before: inner, after };
+  }
+}
+
+function isIso(marker: string): boolean {
+  return ISO_4217.has(marker.toUpperCase());
+}
+
+/** The ISO code a marker stands for, when it can only be one (or the signals pick one). */
+function markerCode(marker: string | null, signals?: ReadonlySet<string>): string | null {
+  if (marker === null) return null;
+  const code = normaliseCurrency(marker, signals ?? new Set());
+  return ISO_4217.has(code) ? code : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Amounts: one reader for every number printed as money
+
+interface Amount {
+  start: number;
+  end: number;
+  text: string;
+  /** Plausible values, the likeliest first: two when "1.299" may group thousands or carry decimals. */
+  readings: number[];
+  percent: boolean;
+}
+
+interface ReadOptions {
+  /** ISO code of the amount's currency, when known: whole-unit and three-decimal currencies read differently. */
+  currency?: string | null;
+  /** A single price text rather than a page: also read "119. 95" and "1.837, 32" (a space after the decimal mark). */
+  loose?: boolean;
+}
+
+const SPACES = ' \u00a0\u202f\u2009';
+const MAX_GROUPS = 8;
+
+function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= '0' && c <= '9';
+}
+
+function digitsEnd(text: string, i: number, max = 15): number {
+  let j = i;
+  while (j < text.length && j - i < max && isDigit(text[j])) j++;
+  return j;
+}
+
+/** Reads the amount whose first digit is text[start]. */
+function amountAt(text: string, start: number, opts: ReadOptions): Amount {
+  let j = digitsEnd(text, start);
+  const groups = [text.slice(start, j)];
+  const seps: string[] = [];
+  while (groups.length < MAX_GROUPS) {
+    const c = text[j];
+    if (c === '.' || c === ',') {
+      // After a group that cannot be a thousands group ("1,5"), a further mark starts something else.
+      const lastLen = groups[groups.length - 1].length;
+      if (groups.length > 1 && lastLen !== 3 && !(lastLen === 2 && c === ',' && seps.every((x) => x === ','))) break;
+      const k = digitsEnd(text, j + 1);
+      if (k > j + 1) {
+        groups.push(text.slice(j + 1, k));
+        seps.push(c);
+        j = k;
+        continue;
+      }
+      // "119. 95": a decimal mark, one space, two digits and nothing more.
+      if (opts.loose && text[j + 1] === ' ' && digitsEnd(text, j + 2, 3) === j + 4 && !seps.includes(c)) {
+        groups.push(text.slice(j + 2, j + 4));
+        seps.push(c);
+        j += 4;
+      }
+      break;
+    }
+    if (c === "'" || c === '’') {
+      const k = digitsEnd(text, j + 1, 4);
+      if (k - j - 1 !== 3) break;
+      groups.push(text.slice(j + 1, k));
+      seps.push("'");
+      j = k;
+      continue;
+    }
+    if (c !== undefined && SPACES.includes(c)) {
+      // A space groups thousands only between digit groups of three, before any decimal mark: "1 299,00".
+      const k = digitsEnd(text, j + 1, 4);
+      if (k - j - 1 !== 3 || groups[0].length > 3 || seps.some((s) => s === '.' || s === ',')) break;
+      groups.push(text.slice(j + 1, k));
+      seps.push(' ');
+      j = k;
+      continue;
+    }
+    break;
+  }
+  const { readings, used } =
+    seps.length === 0 ? { readings: [Number(groups[0])], used: 1 } : interpret(groups, seps, opts.currency ?? null);
+  // An invalid tail ("15.08.2017") is cut: the amount is the longest valid prefix.
+  let end = used < groups.length ? start + groups.slice(0, used).join('').length + used - 1 : j;
+  // "50,- Kč", "1'299.–": a dash in place of the decimals.
+  if ((text[end] === ',' || text[end] === '.') && '-–—'.includes(text[end + 1] ?? 'x')) end += 2;
+  let k = end;
+  while (k < end + 2 && SPACES.includes(text[k] ?? 'x')) k++;
+  return { start, end, text: text.slice(start, end), readings, percent: text[k] === '%' };
+}
+
+/** Values of digit groups joined by separators; `used` < groups.length when only a prefix reads as one amount. */
+function interpret(groups: string[], seps: string[], currency: string | null): { readings: number[]; used: number } {
+  if (seps.length === 1 && seps[0] !== ' ' && seps[0] !== "'") return { readings: oneMark(groups[0], groups[1], currency), used: 2 };
+  for (let used = groups.length; used >= 1; used--) {
+    const readings = readingsOf(groups.slice(0, used), seps.slice(0, used - 1), currency);
+    if (readings !== null) return { readings, used };
+  }
+  return { readings: [], used: 1 };
+}
+
+function readingsOf(groups: string[], seps: string[], currency: string | null): number[] | null {
+  const marks = seps.map((s, i) => ({ s, i })).filter(({ s }) => s === '.' || s === ',');
+  const int = (upTo: number): string => groups.slice(0, upTo + 1).join('');
+  const num = (s: string): number => Number(s);
+  const grouped = (from: number, to: number, mark: string): boolean => {
+    // Groups after thousands separators: three digits, or the Indian 2-2-3 grouping with commas ("1,00,000").
+    const sizes = groups.slice(from + 1, to + 1).map((g) => g.length);
+    if (sizes.every((n) => n === 3)) return groups[0].length <= 3;
+    return mark === ',' && sizes.at(-1) === 3 && sizes.slice(0, -1).every((n) => n === 2) && groups[0].length <= 2;
+  };
+  if (marks.length === 0) return [num(groups.join(''))];
+  const last = marks[marks.length - 1];
+  const lastGroup = groups[last.i + 1];
+  const kinds = new Set(marks.map((m) => m.s));
+  if (kinds.size === 2) {
+    // Both marks: the last one is the decimal mark, used once, and the other groups thousands before it.
+    if (marks.filter((m) => m.s === last.s).length > 1 || seps.slice(last.i + 1).length > 0) return null;
+    if (!grouped(0, last.i, marks[0].s)) return null;
+    return [num(`${int(last.i)}.${lastGroup}`)];
+  }
+  if (marks.length > 1) {
+    // One mark several times groups thousands ("1.144.000"); anything else is not one amount.
+    return grouped(0, groups.length - 1, last.s) && seps.every((s) => s === last.s) ? [num(groups.join(''))] : null;
+  }
+  if (seps.slice(last.i + 1).length > 0) return null;
+  // "1 234,567": after grouping spaces the mark can only be the decimal one.
+  if (last.i > 0) return [num(`${int(last.i)}.${lastGroup}`)];
+  return oneMark(groups[0], lastGroup, currency);
+}
+
+/** One decimal-or-thousands mark between two digit groups. */
+function oneMark(whole: string, after: string, currency: string | null): number[] {
+  const decimal = Number(`${whole}.${after}`);
+  if (after.length !== 3) return [decimal];
+  // One mark before exactly three digits: thousands ("2.449", "1,299") unless the whole part cannot lead a
+  // thousands group ("0.299", "1234.567") or the currency says otherwise.
+  const thousands = Number(whole + after);
+  if (whole === '0' || whole.length > 3) return [decimal];
+  if (currency !== null && THREE_DECIMALS.has(currency)) return [decimal];
+  if (currency !== null && WHOLE_UNITS.has(currency)) return [thousands];
+  return [thousands, decimal];
+}
+
+const DIGIT = /\d/g;
+
+/** Every amount in a text, in order (at most `max`). */
+function scanAmounts(text: string, opts: ReadOptions, max: number): Amount[] {
+  const out: Amount[] = [];
+  DIGIT.lastIndex = 0;
+  for (let m = DIGIT.exec(text); m !== null && out.length < max; m = DIGIT.exec(text)) {
+    const a = amountAt(text, m.index, opts);
+    out.push(a);
+    DIGIT.lastIndex = Math.max(a.end, m.index + 1);
+  }
+  return out;
+}
+
+/** Every plausible value of one formatted amount, the likeliest first ("1.299" → 1299 and 1.299). */
+export function amountReadings(raw: string, currency?: string | null): number[] {
+  const text = raw.slice(0, 200);
+  const i = text.search(/\d/);
+  return i < 0 ? [] : amountAt(text, i, { currency: currency ?? null, loose: true }).readings;
+}
+
+export function samePrice(a: number, b: number): boolean {
+  return Math.abs(a - b) < 0.005;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One price value or price text
+
+/** A structured price: a plain decimal as schema.org asks ("1299.00"), else read like visible text. */
+export function parseStructuredPrice(raw: string, currency?: string | null): number | null {
+  const s = raw.trim();
+  const code = currency ? currency.trim().toUpperCase() : null;
+  if (/^\d{1,15}(?:\.\d{1,10})?$/.test(s)) {
+    // "24.990" with priceCurrency CLP: whole-unit currencies have no decimals, so the dot groups thousands.
+    if (code !== null && WHOLE_UNITS.has(code) && /^\d{1,3}\.\d{3}$/.test(s)) return Number(s.replace('.', ''));
+    return Number(s);
+  }
+  return parsePrice(s, code);
+}
+
+/**
+ * The first amount in a price text, thousands and decimal separators told apart: "1.299,00", "1,299.00", "€ 12,50",
+ * "1 299,00", "1'299.–", "2.449" (one separator before exactly three digits groups thousands, unless the currency
+ * has three decimals). Percentages are not prices. Null if there is no amount.
+ */
+export function parsePrice(raw: string, currency?: string | null): number | null {
+  const text = raw.slice(0, 200);
+  for (const a of scanAmounts(text, { currency: currency ?? null, loose: true }, 10)) if (!a.percent) return a.readings[0];
+  return null;
+}
+
+export interface PriceReading {
+  /** The selling price; the low end of a range. */
+  value: number;
+  /** The currency marker as printed next to it ("€", "US$", "EUR", "zł"), or null. */
+  currency: string | null;
+  /** The amount as printed. */
+  text: string;
+  /** The regular price, when the text also shows one ("was", "RRP", "UVP", "statt", "avant", "antes", "prima"). */
+  regular?: number;
+  /** The high end of a range ("€10 – €20"). */
+  max?: number;
+  /** "from $5", "ab 5 €": the lowest of several prices. */
+  from?: boolean;
+}
+
+// Words before an amount that make it the regular (not the selling) price, in the languages of the stores we audit.
+const REGULAR_CUE =
+  /(?:(?<!\p{L})(?:was|rrp|msrp|list price|regular price|reg\.|retail price|compare at|old price|original price|before|uvp|statt|bisher|ursprünglich|alter preis|streichpreis|avant|au lieu de|prix barré|ancien prix|prix conseillé|antes|precio anterior|precio original|pvpr|prima|invece di|prezzo di listino|prezzo consigliato|adviesprijs|oude prijs|preço anterior|preço original|przed|poprzednia cena|cena regularna|stara cena|tidigare pris|ordinarie pris|ord\. pris|før|vejl\. pris|normalpris|běžná cena|bežná cena|pôvodná cena)(?!\p{L})|原價|原价|定價|定价|建議售價|市價|參考價|通常価格|定価|参考価格|希望小売価格)[^\d\n]{0,12}$/iu;
+const FROM_CUE =
+  /(?<!\p{L})(?:from|starting at|ab|à partir de|dès|desde|a partir de|a partire da|vanaf|od|från|fra|alkaen)[\s:]{0,3}$/iu;
+// Between the two ends of a range.
+const RANGE_GAP = /^\s{0,2}(?:[-–—~〜]|to|bis|à|a|al|tot|do|till|til)\s{0,2}$/iu;
+const FREE = /(?<!\p{L})(?:free|gratis|kostenlos|gratuit|gratuito|gratuita|darmowy|zdarma|бесплатно|無料|免费|免費)(?!\p{L})/iu;
+
+/**
+ * What a price text says: the selling price with its currency marker, and the regular price or the range's high end
+ * when it shows them. `near` is text printed around the price (a label, the cell beside it), used for the currency
+ * only when the price text itself has none. A lone "Free" reads as 0. Null when there is no price.
+ */
+export function parsePriceText(raw: string, opts: { near?: string; signals?: ReadonlySet<string> } = {}): PriceReading | null {
+  const text = raw.slice(0, 500);
+  const found = pricedAmounts(text, opts.signals, true, 20).filter((p) => !p.amount.percent && !p.gluedToWord);
+  if (found.length === 0) {
+    if (!FREE.test(text) || /\d/.test(text)) return null;
+    return { value: 0, currency: firstMarker(text) ?? firstMarker(opts.near ?? ''), text: '0' };
+  }
+  const regularAt = found.map((p, i) => REGULAR_CUE.test(text.slice(i === 0 ? 0 : found[i - 1].end, p.start)));
+  let sell = regularAt.indexOf(false);
+  if (sell < 0) sell = 0;
+  const s = found[sell];
+  const out: PriceReading = { value: s.value, currency: s.marker, text: s.amount.text };
+  const regular = found.find((_, i) => regularAt[i] && i !== sell);
+  if (regular && regular.value !== s.value) out.regular = regular.value;
+  const next = found[sell + 1];
+  if (next && !regularAt[sell + 1] && RANGE_GAP.test(text.slice(s.end, next.start)) && next.value > s.value) out.max = next.value;
+  if (FROM_CUE.test(text.slice(sell === 0 ? 0 : found[sell - 1].end, s.start))) out.from = true;
+  out.currency ??= found.find((p) => p.marker !== null)?.marker ?? firstMarker(text) ?? firstMarker(opts.near ?? '');
+  return out;
+}
+
+function firstMarker(text: string): string | null {
+  return ANY_MARKER.exec(text.slice(0, 500))?.[0] ?? null;
+}
+
+interface Priced {
+  amount: Amount;
+  value: number;
+  marker: string | null;
+  /** Where the printed price starts and ends, marker included. */
+  start: number;
+  end: number;
+  /** Glued to a word that is not a currency ("MX924", "A4"): a code, not a price. */
+  gluedToWord: boolean;
+}
+
+/** Amounts with the currency marker printed next to them, read with that currency's rules. */
+function pricedAmounts(text: string, signals: ReadonlySet<string> | undefined, loose: boolean, max: number): Priced[] {
+  const out: Priced[] = [];
+  const cursor = new MarkerCursor(text, markersIn(text));
+  for (const amount of scanAmounts(text, { loose }, max)) {
+    const { before, after } = cursor.around(amount.start, amount.end);
+    // "35€ 99": a euro sign in place of the decimal comma, as French shops print it.
+    if (loose && text[amount.end] === '€') {
+      const cents = /^€ ?(\d{2})(?![\d.,]|\s?€)/.exec(text.slice(amount.end, amount.end + 5));
+      if (cents && amount.readings.length === 1 && Number.isInteger(amount.readings[0]) && !/[.,]/.test(amount.text)) {
+        const value = Number(`${amount.text.replace(/\D/g, '')}.${cents[1]}`);
+        const end = amount.end + cents[0].length;
+        out.push({ amount: { ...amount, end, readings: [value] }, value, marker: '€', start: amount.start, end, gluedToWord: false });
+        continue;
+      }
+    }
+    // Of a marker on each side, the one after belongs to this amount unless another amount follows it ("€ 10 € 8").
+    const afterOwned = after !== null && !isDigit(text.slice(after.end, after.end + 3).trim()[0]);
+    let marker = after && (afterOwned || !before) ? after : before;
+    if (before && after && isIso(before.text) && !isIso(after.text)) marker = before;
+    const code = markerCode(marker?.text ?? null, signals);
+    const readings = code ? amountAt(text, amount.start, { currency: code, loose }).readings : amount.readings;
+    const prev = text[amount.start - 1] ?? '';
+    out.push({
+      amount,
+      value: readings[0],
+      marker: marker?.text ?? null,
+      start: marker && marker.start < amount.start ? marker.start : amount.start,
+      end: marker && marker.end > amount.end ? marker.end : amount.end,
+      // Chinese, Japanese and Korean print prices straight after words ("售價2320元"): only other scripts glue codes.
+      gluedToWord: /\p{L}/u.test(prev) && !CJK.test(prev) && before === null,
+    });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Prices in running page text
+
+export type PriceRole = 'selling' | 'regular' | 'other';
+
+export interface PriceMention {
+  value: number;
+  /** As printed, marker included ("40.00€"). */
+  text: string;
+  currency: string;
+  index: number;
+  /** regular = a was/RRP price; other = shipping, per-month, unit, ex-VAT, instalment or saving amounts. */
+  role: PriceRole;
+}
+
+// Words before an amount on the same line that make it something other than the price: shipping thresholds,
+// ex-VAT prices, unit prices, instalments, savings.
+const OTHER_BEFORE =
+  /(?:(?<!\p{L})(?:ex(?:cl)?\.? vat|excl\.? tax|tax excl|brez ddv|netto|ohne mwst|exkl\. mwst|hors taxes?|hors tva|sans tva|sin iva|senza iva|excl\.? btw|exkl\.? moms|ekskl\.? moms|bez dph|bez vat|savings?|save|you save|sparen sie|sie sparen|économisez|ahorra|ahorro|risparmi|bespaar|oszczędzasz|spara|spar|orders? (?:over|from|above)|spend|free (?:delivery|shipping)|kostenlose[rn]? versand|livraison gratuite|envío gratis|spedizione gratuita|gratis verzending|frete grátis|grundpreis|unit price|prix au kg|prezzo al kg|precio por kg|\d{1,2}\s?x(?: de)?)(?!\p{L}))[^\d\n]{0,30}$/iu;
+const OTHER_AFTER =
+  /^[^\n\d]{0,3}(?:delivery|shipping|postage|versand|envío|spedizione|livraison|frete|dostava|wysyłka|frakt|fragt|verzendkosten|\/\s?month|\/\s?mo\b|per month|p\/m|a month|monthly|\/\s?mes|al mes|por mes|\/\s?mois|par mois|\/\s?monat|monatlich|al mese|per maand|sem juros|ex(?:cl)?\.? vat|excl\.? tax|bez dph|hors tva|\/\s?(?:\d{1,4}\s?)?(?:kg|g|l|ml|cl|m|m²|m2|lb|oz|st|stk|pc|pcs|unit)(?!\p{L})|per (?:kg|100 ?g|litre|liter|unit))/iu;
+
+/** Every currency-marked amount in a text, in order, with what it is (at most 200). */
+export function priceMentions(raw: string, signals?: ReadonlySet<string>): PriceMention[] {
+  const text = raw.slice(0, 300_000);
+  const out: PriceMention[] = [];
+  let prevEnd = 0;
+  for (const p of pricedAmounts(text, signals, false, 20_000)) {
+    if (out.length >= 200) break;
+    if (p.marker === null || p.amount.percent || p.gluedToWord || !(p.value > 0)) continue;
+    const lineStart = text.lastIndexOf('\n', p.start - 1) + 1;
+    const before = text.slice(Math.max(prevEnd, lineStart, p.start - 40), p.start);
+    const after = text.slice(p.end, p.end + 20);
+    prevEnd = p.end;
+    const role: PriceRole = OTHER_BEFORE.test(before) || OTHER_AFTER.test(after) ? 'other' : REGULAR_CUE.test(before) ? 'regular' : 'selling';
+    out.push({ value: p.value, text: text.slice(p.start, p.end), currency: p.marker, index: p.start, role });
+  }
+  return out;
+}
+
+/** Selling prices printed with a currency marker, in order (at most 20): no regular, shipping, unit or ex-VAT amounts. */
+export function findPrices(raw: string, signals?: ReadonlySet<string>): { value: number; text: string; currency: string | null }[] {
+  return priceMentions(raw, signals)
+    .filter((m) => m.role === 'selling')
+    .slice(0, 20)
+    .map(({ value, text, currency }) => ({ value, text, currency }));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Every number on a page
+
+interface TextAmount {
+  index: number;
+  readings: number[];
+}
+
+/**
+ * Every number in a text with all its plausible readings, marker or not: "1.299" as 1299 and 1.299, and a
+ * space-grouped "1 299,00" also as its parts, so a comparison with a known price never misses a convention.
+ */
+function amountsInText(raw: string): TextAmount[] {
+  const text = raw.slice(0, 300_000);
+  const out: TextAmount[] = [];
+  for (const a of scanAmounts(text, {}, 100_000)) {
+    out.push({ index: a.start, readings: a.readings });
+    // Each part after a grouping space, read on its own.
+    for (let i = a.start + 1; i < a.end; i++) {
+      if (SPACES.includes(text[i])) out.push({ index: i + 1, readings: amountAt(text, i + 1, {}).readings });
+    }
+  }
+  return out;
+}
+
+/** Every number on the page read as a price, with both decimal conventions ("1.299,00" and "1,299.00"). */
+export function visiblePrices(text: string): Set<number> {
+  const out = new Set<number>();
+  for (const a of amountsInText(text)) for (const n of a.readings) out.add(Math.round(n * 100) / 100);
+  return out;
+}
+
+/** Where a price appears in a text: the start of every number that can read as `value`. */
+export function pricePositions(text: string, value: number): number[] {
+  return amountsInText(text)
+    .filter((a) => a.readings.some((n) => samePrice(n, value)))
+    .map((a) => a.index);
+}

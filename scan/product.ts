@@ -5,6 +5,9 @@ import type { Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } f
 import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from './structured-data.js';
 import { currencySignals, escapeRe, findPrices, normaliseCurrency, parseStructuredPrice } from './price.js';
 import { bestAvailability, normaliseAvailability, textAvailability } from './availability.js';
+import { gtinValid } from './identifiers.js';
+
+export { gtinValid } from './identifiers.js';
 
 export const PRODUCT_TYPES: ReadonlySet<string> = new Set([
   'Product', 'ProductGroup', 'ProductModel', 'IndividualProduct', 'SomeProducts', 'Vehicle', 'Car', 'Motorcycle',
@@ -386,18 +389,6 @@ function cleanText(s: string | null, max: number): string | undefined {
 
 function stripTags(s: string | null): string | null {
   return s === null ? null : s.slice(0, 50_000).replace(/<[^>]{0,2000}>/g, ' ');
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Identifiers
-
-/** GTIN-8/12/13/14 (ISBN-13 included) with a correct GS1 check digit; spaces and hyphens are ignored. */
-export function gtinValid(raw: string): boolean {
-  const digits = raw.trim().replace(/[\s-]/g, '');
-  if (!/^\d+$/.test(digits) || ![8, 12, 13, 14].includes(digits.length)) return false;
-  let sum = 0;
-  for (let i = digits.length - 2, w = 3; i >= 0; i--, w = 4 - w) sum += Number(digits[i]) * w;
-  return (10 - (sum % 10)) % 10 === Number(digits[digits.length - 1]);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

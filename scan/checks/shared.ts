@@ -1,5 +1,5 @@
 // Small helpers shared by the check files: the sampled product pages and their aggregation (checks.md §2), evidence
-// formatting, entity lookups, challenge markers, visible prices and the protocol-document readers (UCP, ACP, server
+// formatting, entity lookups, challenge markers, page-text lookups and the protocol-document readers (UCP, ACP, server
 // card). Pure functions over Artifacts; registry.ts only loads the sub-folders, so this file is never a check.
 import type { Artifacts, Entity, EntityValue, HttpResponse, LinkInfo, PageFacts, ProductFacts, Resource } from '../artifacts.js';
 import type { CheckOutcome, CheckStatus } from '../check.js';
@@ -270,29 +270,7 @@ export function blockEvidence(res: HttpResponse | null): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Prices in visible text
-
-const NUMBER = /\d[\d.,'\u00a0\u202f]{0,18}\d|\d/g;
-const SPACED_NUMBER = /\d{1,3}(?: \d{3})+(?:[.,]\d{1,2})?/g; // "1 299,00" with ordinary spaces
-
-/** Every number on the page read as a price, with both decimal conventions ("1.299,00" and "1,299.00"). */
-export function visiblePrices(text: string): Set<number> {
-  const out = new Set<number>();
-  const capped = text.slice(0, 300_000);
-  for (const m of capped.matchAll(NUMBER)) for (const n of readPrice(m[0])) out.add(n);
-  for (const m of capped.matchAll(SPACED_NUMBER)) for (const n of readPrice(m[0])) out.add(n);
-  return out;
-}
-
-/** Where a price appears in a text: the start of every number that reads as `value`. */
-export function pricePositions(text: string, value: number): number[] {
-  const out: number[] = [];
-  const capped = text.slice(0, 300_000);
-  for (const re of [NUMBER, SPACED_NUMBER]) {
-    for (const m of capped.matchAll(re)) if (readPrice(m[0]).some((n) => samePrice(n, value))) out.push(m.index ?? 0);
-  }
-  return out;
-}
+// Page text (prices are read by scan/price.ts, stock by scan/availability.ts)
 
 /** Whitespace-collapsed lower case, for comparing names with page text. */
 export function normText(s: string): string {
@@ -312,43 +290,6 @@ export function nameIndex(normalisedText: string, names: readonly (string | null
     if (at >= 0) return { name: n.trim(), at };
   }
   return null;
-}
-
-/** Candidate numeric values of a formatted amount; two when "1.299" could be either convention. */
-export function readPrice(raw: string): number[] {
-  const s = raw.replace(/[\u00a0\u202f' ]/g, '');
-  const last = Math.max(s.lastIndexOf('.'), s.lastIndexOf(','));
-  const values: number[] = [];
-  if (last < 0) values.push(Number(s));
-  else {
-    const whole = s.slice(0, last).replace(/[.,]/g, '');
-    const decimals = s.slice(last + 1);
-    // The last separator is the decimal mark unless exactly three digits follow it ("1.299" = 1299 in de-DE).
-    if (decimals.length === 3) values.push(Number(whole + decimals));
-    if (decimals.length !== 3 || !/[.,]/.test(s.slice(0, last))) values.push(Number(`${whole}.${decimals}`));
-  }
-  return values.filter((n) => Number.isFinite(n)).map((n) => Math.round(n * 100) / 100);
-}
-
-const ITEM_AVAILABILITY = new Set(
-  ['BackOrder', 'Discontinued', 'InStock', 'InStoreOnly', 'LimitedAvailability', 'MadeToOrder', 'OnlineOnly', 'OutOfStock', 'PreOrder', 'PreSale', 'Reserved', 'SoldOut'].map(
-    (v) => v.toLowerCase(),
-  ),
-);
-
-/** "https://schema.org/InStock", "schema:InStock" or "InStock" → "instock". */
-export function availabilityName(value: string): string {
-  const v = value.trim();
-  const cut = Math.max(v.lastIndexOf('/'), v.lastIndexOf(':'));
-  return (cut >= 0 ? v.slice(cut + 1) : v).toLowerCase();
-}
-
-export function isItemAvailability(value: string): boolean {
-  return ITEM_AVAILABILITY.has(availabilityName(value));
-}
-
-export function samePrice(a: number, b: number): boolean {
-  return Math.abs(a - b) < 0.005;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

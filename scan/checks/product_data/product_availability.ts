@@ -1,7 +1,8 @@
 // Is stock stated as a schema.org ItemAvailability value in the Offer? Free text ("in stock", "Dobavljivo") or an
 // OpenGraph-only product:availability is partial.
 import { defineCheck } from '../../check.js';
-import { STRUCTURED, aggregatePdps, isItemAvailability, quote } from '../shared.js';
+import { isItemAvailability } from '../../availability.js';
+import { STRUCTURED, aggregatePdps, quote } from '../shared.js';
 
 export default defineCheck({
   id: 'product_availability',

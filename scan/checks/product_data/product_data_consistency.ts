@@ -1,41 +1,11 @@
 // Does the structured data say what the page says? Compares the structured price with the prices visible in the
 // HTML and with the OpenGraph tags, and the stock state with "sold out" wording; agents quote the markup.
 import { defineCheck } from '../../check.js';
-import {
-  STRUCTURED,
-  aggregatePdps,
-  availabilityName,
-  findPhrase,
-  nameIndex,
-  normText,
-  pricePositions,
-  quote,
-  readPrice,
-  samePrice,
-} from '../shared.js';
+import { amountReadings, priceMentions, pricePositions, samePrice } from '../../price.js';
+import { availabilityKind, stockStatements } from '../../availability.js';
+import { STRUCTURED, aggregatePdps, nameIndex, normText, quote } from '../shared.js';
 
-const SOLD_OUT = [
-  'sold out',
-  'out of stock',
-  'ausverkauft',
-  'nicht auf lager',
-  'nicht verfügbar',
-  'agotado',
-  'épuisé',
-  'rupture de stock',
-  'esaurito',
-  'uitverkocht',
-  'niet op voorraad',
-  'slutsåld',
-  'esgotado',
-  'wyprzedane',
-  'vyprodáno',
-];
-const IN_STOCK_VALUES = new Set(['instock', 'limitedavailability', 'onlineonly', 'instoreonly']);
-const OUT_OF_STOCK_VALUES = new Set(['outofstock', 'soldout', 'discontinued']);
 const WINDOW = 300; // characters around the visible price or name that count as the buy box
-const CODES = 'USD|EUR|GBP|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|RON|JPY|CNY|HKD|SGD|INR|BRL|MXN|ARS|ZAR|TRY';
-const VISIBLE_PRICE = new RegExp(`(?:[$€£¥₹]|\\b(?:${CODES}|kr)\\b)\\s?\\d[\\d.,]{0,12}|\\d[\\d.,]{0,12}\\s?(?:[$€£¥₹]|\\b(?:${CODES}|kr)\\b)`, 'i');
 
 function firstMeta(meta: Record<string, string[]>, keys: string[]): string | null {
   for (const k of keys) {
@@ -66,7 +36,7 @@ export default defineCheck({
       const problems: string[] = [];
 
       const ogAmount = firstMeta(page.meta, ['product:price:amount', 'og:price:amount']);
-      if (ogAmount && !readPrice(ogAmount).some((p) => samePrice(p, price.value))) {
+      if (ogAmount && !amountReadings(ogAmount).some((p) => samePrice(p, price.value))) {
         problems.push(`OpenGraph price ${quote(ogAmount, 20)} vs structured ${price.value}`);
       }
       const ogCurrency = firstMeta(page.meta, ['product:price:currency', 'og:price:currency']);
@@ -81,23 +51,27 @@ export default defineCheck({
       const pricesAt = pricePositions(text, price.value);
       const anchors = [...pricesAt, ...(name ? [name.at] : [])];
       const near = anchors.map((at) => text.slice(Math.max(0, at - WINDOW), at + WINDOW)).join(' | ');
-      const availability = product?.availability ? availabilityName(product.availability.value) : null;
-      const ogAvailability = (firstMeta(page.meta, ['product:availability', 'og:availability']) ?? '').toLowerCase();
-      const soldOut = findPhrase(near, SOLD_OUT) ?? (/out ?of ?stock|oos|sold ?out/.test(ogAvailability) ? `og availability "${ogAvailability}"` : null);
-      if (availability && IN_STOCK_VALUES.has(availability) && soldOut) {
+      const markup = product?.availability ? availabilityKind(product.availability.value) : null;
+      const said = stockStatements(near);
+      const ogAvailability = firstMeta(page.meta, ['product:availability', 'og:availability']) ?? '';
+      const soldOut =
+        said.find((s) => availabilityKind(s.status) === 'unavailable')?.text ??
+        (availabilityKind(ogAvailability) === 'unavailable' ? `og availability "${ogAvailability.toLowerCase()}"` : null);
+      if (markup === 'available' && soldOut) {
         problems.push(`markup says ${product?.availability?.value} but the page says "${soldOut}"`);
       }
-      if (availability && OUT_OF_STOCK_VALUES.has(availability) && !soldOut && /(^|[^t] )in stock/.test(near)) {
-        problems.push(`markup says ${product?.availability?.value} but the page says "in stock"`);
+      const inStock = said.find((s) => availabilityKind(s.status) === 'available');
+      if (markup === 'unavailable' && !soldOut && inStock) {
+        problems.push(`markup says ${product?.availability?.value} but the page says "${inStock.text}"`);
       }
 
       if (pricesAt.length === 0) {
-        const shown = name ? VISIBLE_PRICE.exec(text.slice(name.at, name.at + 2 * WINDOW)) : null;
-        if (shown) problems.push(`structured price ${price.value} not on the page, which shows ${quote(shown[0], 30)} next to the product name`);
+        const shown = name ? priceMentions(text.slice(name.at, name.at + 2 * WINDOW)).find((m) => m.role === 'selling') : undefined;
+        if (shown) problems.push(`structured price ${price.value} not on the page, which shows ${quote(shown.text, 30)} next to the product name`);
         else if (problems.length === 0) return { status: 'partial', evidence: `structured price ${price.value}, but no visible price to compare` };
       }
       if (problems.length > 0) return { status: 'fail', evidence: problems.join('; ') };
-      return { status: 'pass', evidence: `price ${price.value}${currency ? ` ${currency}` : ''} matches the page${availability ? `, ${product?.availability?.value} consistent` : ''}` };
+      return { status: 'pass', evidence: `price ${price.value}${currency ? ` ${currency}` : ''} matches the page${product?.availability ? `, ${product.availability.value} consistent` : ''}` };
     });
   },
 });

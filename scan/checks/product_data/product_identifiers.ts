@@ -1,7 +1,9 @@
-// Can an agent match the product across stores? A GTIN with a valid length and check digit, or an MPN with a brand,
-// passes; an SKU alone (store-specific) or a malformed GTIN is partial.
+// Can an agent match the product across stores? A GTIN with a valid length and check digit (an ISBN-10 counts: it
+// is one ISBN-13 away from its GTIN), or an MPN with a brand, passes; an SKU alone (store-specific) or a malformed
+// GTIN is partial.
 import { defineCheck } from '../../check.js';
 import type { Fact } from '../../artifacts.js';
+import { classifyGtin } from '../../identifiers.js';
 import { aggregatePdps, quote } from '../shared.js';
 
 /** Identifiers scraped from visible text are not published for machines; only markup counts. */
@@ -28,6 +30,8 @@ export default defineCheck({
       const brand = fromMarkup(product.brand);
       const sku = fromMarkup(product.sku);
       if (gtin && product.gtinValid) return { status: 'pass', evidence: `GTIN ${gtin.value} (${gtin.source})` };
+      const code = gtin ? classifyGtin(gtin.value) : null;
+      if (gtin && code?.kind === 'isbn10') return { status: 'pass', evidence: `ISBN-10 ${gtin.value} (${gtin.source}), GTIN ${code.gtin}` };
       if (mpn && brand) return { status: 'pass', evidence: `MPN ${quote(mpn.value, 40)} with brand ${quote(brand.value, 40)}` };
       if (gtin) return { status: 'partial', evidence: `GTIN ${quote(gtin.value, 30)} fails the length/check-digit test` };
       if (mpn) return { status: 'partial', evidence: `MPN ${quote(mpn.value, 40)} without a brand` };

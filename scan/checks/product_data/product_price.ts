@@ -2,9 +2,8 @@
 // a zero price, a missing currency or an OpenGraph-only price are partial: an agent has to guess.
 import { defineCheck } from '../../check.js';
 import type { Fact } from '../../artifacts.js';
+import { isCurrencyCode } from '../../price.js';
 import { STRUCTURED, aggregatePdps, quote } from '../shared.js';
-
-const ISO_4217 = /^[A-Z]{3}$/;
 
 /** A price only read from the visible text is not published for machines: it counts as missing. */
 function fromMarkup<T>(f: Fact<T> | null | undefined): Fact<T> | null {
@@ -38,7 +37,7 @@ export default defineCheck({
       const desc = `price ${price.value} (${price.source}), ${cur}`;
       if (price.value <= 0) return { status: 'partial', evidence: `${desc}: zero price` };
       if (!STRUCTURED.has(price.source)) return { status: 'partial', evidence: `${desc}: not in a structured Offer` };
-      if (!currency || !ISO_4217.test(currency.value) || !STRUCTURED.has(currency.source)) {
+      if (!currency || !isCurrencyCode(currency.value) || !STRUCTURED.has(currency.source)) {
         return { status: 'partial', evidence: `${desc}: no ISO 4217 priceCurrency in the Offer` };
       }
       return { status: 'pass', evidence: desc };

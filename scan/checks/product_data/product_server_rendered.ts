@@ -1,13 +1,8 @@
 // Are the product name and a price in the HTML an agent receives, outside scripts and meta tags? Agents do not run
 // JavaScript, so an app shell that fills itself from an API shows them nothing.
 import { defineCheck } from '../../check.js';
-import { aggregatePdps, nameIndex, normText, quote, samePrice, visiblePrices } from '../shared.js';
-
-// A currency sign or code next to a number: "€ 49,99", "49.99 EUR", "$1,299", "350,00 kr".
-const CODES = 'USD|EUR|GBP|CAD|AUD|NZD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|RON|JPY|CNY|HKD|SGD|INR|BRL|MXN|ARS|ZAR|TRY';
-const PRICE_STRING = new RegExp(
-  `(?:[$€£¥₹₩₽₺]|R\\$|zł|\\b(?:${CODES}|kr)\\b)\\s?\\d|\\d\\s?(?:[$€£¥₹₩₽₺元]|zł|Kč|\\b(?:${CODES}|kr)\\b)`,
-);
+import { priceMentions, samePrice, visiblePrices } from '../../price.js';
+import { aggregatePdps, nameIndex, normText, quote } from '../shared.js';
 
 export default defineCheck({
   id: 'product_server_rendered',
@@ -33,7 +28,7 @@ export default defineCheck({
       const priceVisible =
         typeof price === 'number' && price > 0
           ? [...visiblePrices(page.visibleText)].some((p) => samePrice(p, price))
-          : PRICE_STRING.test(page.visibleText.slice(0, 300_000));
+          : priceMentions(page.visibleText).length > 0; // a currency sign or code next to a number
       if (!priceVisible) return { status: 'partial', evidence: `name ${quote(visibleName, 60)} visible, price only in markup${typeof price === 'number' ? ` (${price})` : ''}` };
       return { status: 'pass', evidence: `name ${quote(visibleName, 60)} and price${typeof price === 'number' ? ` ${price}` : ''} visible in the HTML text` };
     });
