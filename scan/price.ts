@@ -94,18 +94,23 @@ export function currencySignals(page: PageFacts): Set<string> {
   for (const key of ['product:price:currency', 'og:price:currency']) {
     for (const v of page.meta[key] ?? []) if (ISO_4217.has(v.trim().toUpperCase())) out.add(v.trim().toUpperCase());
   }
-  const region = /^[a-z]{2,3}[-_]([a-z]{2})\b/i.exec(page.lang ?? '')?.[1]?.toLowerCase();
-  const fromRegion = region ? own(COUNTRY_CURRENCY, region) : undefined;
-  if (fromRegion) out.add(fromRegion);
-  let host = '';
-  try {
-    host = new URL(page.url).hostname;
-  } catch {
-    // no usable URL: no TLD signal
+  // The language region (lang="de-AT", og:locale="zh_TW") and the country TLD of the page's own addresses: its URL,
+  // canonical and og:url (a page saved or proxied elsewhere still names its store).
+  for (const locale of [page.lang, ...(page.meta['og:locale'] ?? [])]) {
+    const region = /^[a-z]{2,3}[-_]([a-z]{2})\b/i.exec(locale ?? '')?.[1]?.toLowerCase();
+    const fromRegion = region ? own(COUNTRY_CURRENCY, region) : undefined;
+    if (fromRegion) out.add(fromRegion);
   }
-  const tld = host.slice(host.lastIndexOf('.') + 1).toLowerCase();
-  const fromTld = own(COUNTRY_CURRENCY, tld);
-  if (fromTld) out.add(fromTld);
+  for (const address of [page.url, page.canonical, ...(page.meta['og:url'] ?? [])]) {
+    let host: string;
+    try {
+      host = new URL(address ?? '').hostname;
+    } catch {
+      continue; // no usable URL: no TLD signal
+    }
+    const fromTld = own(COUNTRY_CURRENCY, host.slice(host.lastIndexOf('.') + 1).toLowerCase());
+    if (fromTld) out.add(fromTld);
+  }
   return out;
 }
 

@@ -43,7 +43,8 @@ const FULL = {
 test('no product signal → null; markup or OG product tags → a product', () => {
   assert.equal(product('<h1>About us</h1><p>We fix roofs.</p>'), null);
   assert.equal(isProductPage(parsePage('<h1>About</h1>', URL_)), false);
-  assert.equal(product('<h1>Blog</h1><p>Price € 10</p>'), null); // a price but no way to buy
+  // A price but no way to buy, on a page whose address is not a product's.
+  assert.equal(product('<h1>Blog</h1><p>Price € 10</p>', '', 'https://shop.test/blog/prices'), null);
 
   const og = must(product('<h1>Lamp</h1>', '<meta property="og:type" content="product"><meta property="og:title" content="Lamp">'));
   assert.equal(og.markup, 'opengraph');
@@ -81,7 +82,8 @@ test('a page with no markup but a title, a visible price and a buy button is rea
   assert.deepEqual(p.availability, { value: 'InStock', source: 'html' });
   assert.deepEqual(p.brand, { value: 'B&S', source: 'html' });
   assert.equal(p.brandIsEntity, false);
-  assert.equal(isProductPage(parsePage('<h1>Reading lenses</h1><p>40.00€</p><button>Add to cart</button>', URL_)), false);
+  // Without markup the page is still a product page to an agent: a price next to the title and a buy button.
+  assert.equal(isProductPage(parsePage('<h1>Reading lenses</h1><p>40.00€</p><button>Add to cart</button>', 'https://shop.test/lenses')), true);
 });
 
 // ---------------------------------------------------------------------------------------------------------------
