@@ -385,20 +385,30 @@ export function gtinValid(raw: string): boolean {
 
 // Labels of spec tables and product info blocks, at the start of a line, in the languages seen in stores.
 const LABELS = {
-  brand: ['brand', 'brand name', 'marca', 'marque', 'marke', 'merk', 'märke', 'marka', 'značka', 'znamka', 'kaubamärk', 'prekės ženklas', 'zīmols', '品牌', 'ブランド'],
-  maker: ['manufacturer', 'hersteller', 'fabricante', 'produttore', 'fabricant', 'proizvajalec', 'výrobca', 'výrobce', 'producent', 'tootja', 'valmistaja', '製造商'],
+  brand: [
+    'brand', 'brand name', 'marca', 'marque', 'marke', 'merk', 'märke', 'mærke', 'marka', 'marchio', 'značka', 'znamka',
+    'kaubamärk', 'prekės ženklas', 'zīmols', 'make', 'make / manufacturer', 'бренд', 'марка', '品牌', 'ブランド', '브랜드',
+  ],
+  maker: [
+    'manufacturer', 'hersteller', 'fabricante', 'produttore', 'fabricant', 'fabrikant', 'proizvajalec', 'výrobca', 'výrobce',
+    'producent', 'producer', 'tillverkare', 'gyártó', 'producător', 'tootja', 'valmistaja', 'производитель', '製造商', 'メーカー',
+  ],
   sku: [
-    'sku', 'item no', 'item number', 'item #', 'item code', 'article number', 'article no', 'art.-nr', 'art. nr', 'artikel-nr',
-    'artikelnummer', 'artikelnr', 'product code', 'product no', 'product number', 'product id', 'id produto',
-    'código', 'código do produto', 'código de producto', 'codice', 'codice articolo', 'codice prodotto', 'référence',
-    'réf', 'ref', 'reference', 'tootekood', 'kód produktu', 'kód', 'šifra', '商品編號', '商品番号', 'web code', 'asin',
-    'catalogue number', 'cat. no', 'style number', 'style no',
+    'sku', 'item no', 'item number', 'item #', 'item code', 'item id', 'article number', 'article no', 'art.-nr', 'art. nr',
+    'art.nr', 'art. no', 'artikel-nr', 'artikelnummer', 'artikelnr', 'product code', 'product no', 'product number', 'product id',
+    'id produto', 'código', 'código do produto', 'código de producto', 'codice', 'codice articolo', 'codice prodotto',
+    'numero articolo', 'numero oggetto ebay', "numéro de l'objet ebay", 'ebay-artikelnummer', 'número de artículo de ebay',
+    'référence', 'réf', 'ref', 'reference', 'tootekood', 'kód produktu', 'kód', 'kod produktu', 'kod towaru', 'šifra',
+    'varenummer', 'varenr', 'tuotenumero', 'cikkszám', 'артикул', 'код товара', 'ad id', 'post id', 'listing id',
+    '商品編號', '商品番号', '货号', '상품번호', 'web code', 'asin', 'catalogue number', 'cat. no', 'style number', 'style no',
   ],
   mpn: [
-    'mpn', 'manufacturer part number', 'mfr part number', 'mfr. part', 'part number', 'model number', 'model no',
-    'item model number', 'modelo', 'modello', 'modèle', 'modell', 'model', 'herstellernummer', 'hersteller-artikelnummer',
+    'mpn', 'manufacturer part number', 'mfr part number', 'mfr. part', 'mfr #', 'part number', 'model number', 'model no',
+    'item model number', 'model name / number', 'modelo', 'número de modelo', 'modello', 'numero modello articolo', 'modèle',
+    "numéro du modèle de l'article", 'modell', 'modellnummer', 'modelnummer', 'numer modelu', 'model',
+    'herstellernummer', 'hersteller-artikelnummer', 'herstellerartikelnummer', 'модель', '型番', '型號',
   ],
-  gtin: ['ean', 'ean13', 'ean-13', 'ean code', 'gtin', 'gtin13', 'upc', 'isbn', 'isbn-13', 'isbn13', 'barcode', 'código de barras'],
+  gtin: ['ean', 'ean13', 'ean-13', 'ean code', 'gtin', 'gtin13', 'upc', 'isbn', 'isbn-13', 'isbn13', 'barcode', 'código de barras', 'kod ean'],
 };
 
 function labelRegex(labels: readonly string[], leadingWord: boolean): RegExp {
@@ -464,15 +474,38 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
     const window = text.slice(anchor, anchor + TITLE_WINDOW);
     const price = findPrices(window)[0];
     if (price) r.price = price;
-    // An agent takes a buy button with no stock warning near the title as "can be bought now".
-    const stock = textAvailability(window) ?? (hasPurchaseControl(page) ? 'InStock' : null);
+    // An agent takes a buy button, or a price with no stock warning near the title, as "can be bought now".
+    const stock = textAvailability(window) ?? (hasPurchaseControl(page) || r.price ? 'InStock' : null);
     if (stock) r.availability = stock;
   }
   const from = Math.max(anchor, 0);
-  const brand = labelled(text, 'brand', from) ?? labelled(text, 'maker', from);
+  const brand = labelled(text, 'brand', from) ?? labelled(text, 'maker', from) ?? brandFromLinks(page, name ?? page.h1);
   if (brand) r.brand = { value: brand, isEntity: false };
   r.gtin = labelled(text, 'gtin', from);
   r.mpn = labelled(text, 'mpn', from);
   r.sku = labelled(text, 'sku', from);
   return r;
+}
+
+// Brand pages a product links to (/brands/acme, /marca/acme, OpenCart's manufacturer_id) and store bylines
+// ("Visit the Acme Store", "Brand: Acme").
+const BRAND_PATH = /\/(?:brands?|marcas?|marques?|marken?|merken?|manufacturers?|hersteller|fabricantes?|producenci|designers?|vendors?)\/[^/]+|[?&](?:brand|manufacturer_id|manufacturer)=[^&]+/i;
+const BYLINE = /^(?:visit the (.{1,40}) store|brand:\s*(.{1,40})|marke:\s*(.{1,40})|marque\s?:\s*(.{1,40})|marca:\s*(.{1,40})|besuche den (.{1,40})-store|visiter la boutique (.{1,40})|visita lo store di (.{1,40})|visita la tienda de (.{1,40}))$/i;
+const GENERIC_BRAND_TEXT = /^(?:brands?|all brands|shop by brand|more|see all|view all|marcas|marques|marken|hersteller|manufacturers?)$/i;
+
+/** A brand named by a byline link, or by a brand-page link whose name the product title carries (or the only one). */
+function brandFromLinks(page: PageFacts, productName: string | null): string | undefined {
+  const byBrandPage = new Set<string>();
+  for (const link of page.links.slice(0, 3_000)) {
+    const text = link.text.trim();
+    if (text === '' || text.length > 60) continue;
+    const byline = BYLINE.exec(text);
+    const named = byline?.slice(1).find((g) => g !== undefined)?.trim();
+    if (named) return named;
+    if (link.url && BRAND_PATH.test(link.url) && !GENERIC_BRAND_TEXT.test(text) && text.length <= 40) byBrandPage.add(text);
+  }
+  const name = (productName ?? '').toLowerCase();
+  const inName = [...byBrandPage].find((b) => b.length >= 2 && name.includes(b.toLowerCase()));
+  if (inName) return inName;
+  return byBrandPage.size === 1 ? [...byBrandPage][0] : undefined;
 }

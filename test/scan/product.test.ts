@@ -255,14 +255,16 @@ test('availability: schema.org URL or short name in any case, OpenGraph words, u
   assert.deepEqual(raw.availability, { value: 'ships in 3 weeks', source: 'json-ld' });
 });
 
-test('visible stock wording: unambiguous only; a buy button alone means in stock', () => {
+test('visible stock wording: unambiguous only; a buy button or a price with no stock warning means in stock', () => {
   const page = (text: string, button = ''): ProductFacts =>
     must(product(`<h1>Kettle</h1><p>${text}</p><p>€ 20</p>${button}`, '<meta property="og:type" content="product">'));
   assert.deepEqual(page('Sold out').availability, { value: 'OutOfStock', source: 'html' });
   assert.deepEqual(page('Currently unavailable').availability, { value: 'OutOfStock', source: 'html' });
   assert.deepEqual(page('Auf Lager').availability, { value: 'InStock', source: 'html' });
-  assert.equal(page('In stock online, out of stock in store').availability, null);
-  assert.equal(page('').availability, null);
+  // Ambiguous wording, or none, next to a price: an agent takes the product as buyable.
+  assert.deepEqual(page('In stock online, out of stock in store').availability, { value: 'InStock', source: 'html' });
+  assert.deepEqual(page('').availability, { value: 'InStock', source: 'html' });
+  assert.equal(must(product('<h1>Kettle</h1><p>Ask us</p>', '<meta property="og:type" content="product">')).availability, null);
   assert.deepEqual(page('', '<button>Add to basket</button>').availability, { value: 'InStock', source: 'html' });
   assert.deepEqual(page('Sold out', '<button>Add to basket</button>').availability, { value: 'OutOfStock', source: 'html' });
 });
@@ -385,4 +387,25 @@ test('ReDoS inputs: long runs of digits, separators, currency signs and labels s
     const ms = performance.now() - t0;
     assert.ok(ms < 100, `${ms.toFixed(0)} ms for ${JSON.stringify(text.slice(0, 12))}…`);
   }
+});
+
+test('brand from a store byline or a brand-page link; a menu of brands names none', () => {
+  const body = (links: string) => `<h1>Z-Series Skeleton Watch</h1>${links}<p>£220.00</p><button>Add to basket</button>`;
+  const byline = must(product(body('<a href="/stores/ciga">Visit the CIGA Design Store</a>')));
+  assert.deepEqual(byline.brand, { value: 'CIGA Design', source: 'html' });
+  const inName = must(product(`<h1>Acme Trail Boot</h1><a href="/brands/zeta">Zeta</a><a href="/brands/acme">Acme</a><p>€ 99</p><button>Add to cart</button>`));
+  assert.deepEqual(inName.brand, { value: 'Acme', source: 'html' });
+  const only = must(product(`<h1>Trail Boot</h1><a href="/index.php?route=product/manufacturer.info&amp;manufacturer_id=7">B&amp;S</a><p>€ 99</p><button>Add to cart</button>`));
+  assert.equal(only.brand?.value, 'B&S');
+  const menu = must(product(`<h1>Trail Boot</h1><a href="/brands">Brands</a><a href="/brands/zeta">Zeta</a><a href="/brands/omega">Omega</a><p>€ 99</p><button>Add to cart</button>`));
+  assert.equal(menu.brand, null);
+});
+
+test('labelled identifier rows in store languages', () => {
+  const rows = (text: string) => must(product(`<h1>Kettle</h1><p>€ 20</p><button>Add to cart</button><table>${text}</table>`));
+  assert.equal(rows('<tr><td>Numero oggetto eBay:</td><td>133588510845</td></tr>').sku?.value, '133588510845');
+  assert.equal(rows('<tr><td>Modellnummer</td><td>HMP 2000</td></tr>').mpn?.value, 'HMP 2000');
+  assert.equal(rows('<tr><td>model name / number:</td><td>XWSC61251</td></tr>').mpn?.value, 'XWSC61251');
+  assert.equal(rows('<tr><td>make / manufacturer:</td><td>Indesit</td></tr>').brand?.value, 'Indesit');
+  assert.equal(rows('<tr><td>Артикул:</td><td>01245</td></tr>').sku?.value, '01245');
 });
