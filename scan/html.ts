@@ -22,6 +22,7 @@ const MAX_NOSCRIPT_TEXT = 20_000;
 const MAX_SHORT_TEXT = 1_000; // anchor, button, heading texts
 const MAX_LIST = 10_000; // links, buttons, metas, forms kept per page
 const MAX_TEMPLATE_TOKENS = 100;
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
 const MAX_SCRIPT_HINTS = 10;
 const PAGE_TYPE = /["']?(?:page_?type|pagetype)["']?\s{0,5}[:=]\s{0,5}["'][\w -]{1,40}["']/gi;
 const MAX_JSON_LD_BLOCKS = 200;
@@ -256,7 +257,8 @@ class Walker {
   }
 
   private text(value: string): void {
-    const t = value.replace(/\s+/g, ' ');
+    // Bidi marks and zero-width characters are invisible: "ASIN \u200f : \u200e B07…" reads as "ASIN : B07…".
+    const t = value.replace(INVISIBLE, '').replace(/\s+/g, ' ');
     if (t === '' || t === ' ') {
       if (t === ' ') this.appendVisible(' ');
       return;

@@ -409,3 +409,8 @@ test('labelled identifier rows in store languages', () => {
   assert.equal(rows('<tr><td>make / manufacturer:</td><td>Indesit</td></tr>').brand?.value, 'Indesit');
   assert.equal(rows('<tr><td>Артикул:</td><td>01245</td></tr>').sku?.value, '01245');
 });
+
+test('invisible bidi marks between a label and its value do not hide the value', () => {
+  const p = must(product('<h1>Skin Food</h1><p>€ 8,71</p><button>In den Einkaufswagen</button><ul><li>Hersteller \u200f : \u200e Weleda</li><li>ASIN \u200f : \u200e B006V2OP48</li><li>Modellnummer \u200f : \u200e 8856</li></ul>'));
+  assert.deepEqual([p.brand?.value, p.sku?.value, p.mpn?.value], ['Weleda', 'B006V2OP48', '8856']);
+});
