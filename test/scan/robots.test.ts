@@ -1,10 +1,10 @@
-// robots.txt parsing under RFC 9309 (group choice, longest match, Allow on ties, status handling) and the
-// live-agent classification on the 13 real retailer files of the shared corpus (expected table written by hand).
+// robots.txt parsing under RFC 9309 (group structure, group choice, longest match, Allow on ties, status handling)
+// and the live-agent classification on the real retailer files of the shared corpus (expected table written by hand).
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { AI_TOKENS, LIVE_AGENT_TOKENS, SCANNER_TOKEN, liveAgentAccess, parseRobots } from '../../scan/robots.js';
+import { AI_TOKENS, LIVE_AGENT_TOKENS, SCANNER_TOKEN, SEARCH_ENGINE_TOKENS, liveAgentAccess, normaliseToken, parseRobots } from '../../scan/robots.js';
 import { failResource, readRealFixture, requireRealFixtures, response, robotsFrom } from '../helpers/artifacts.js';
 
 describe('parseRobots', () => {
@@ -75,6 +75,80 @@ describe('parseRobots', () => {
       assert.ok((AI_TOKENS as readonly string[]).includes(t), t);
     }
     assert.equal(SCANNER_TOKEN, 'store-readiness');
+  });
+});
+
+describe('group structure (RFC 9309 §2.2.1)', () => {
+  it('gives a named group without rules its own group: its agent is allowed, not sent to `*`', () => {
+    const r = robotsFrom('User-agent: *\nDisallow: /\n\nUser-agent: OAI-SearchBot\nContent-Signal: search=yes\n');
+    assert.equal(r.isAllowed('OAI-SearchBot', '/'), true);
+    assert.equal(r.isAllowed('OAI-SearchBot', '/products/mug'), true);
+    assert.equal(r.isAllowed('ChatGPT-User', '/'), false);
+    assert.deepEqual(r.groups, ['*', 'oai-searchbot']);
+    const v = liveAgentAccess(r, []);
+    assert.equal(v.verdict, 'partly');
+    assert.deepEqual(v.blocked, ['ChatGPT-User', 'Claude-SearchBot', 'Claude-User', 'PerplexityBot', 'Perplexity-User']);
+    // The same at the end of the file, with nothing at all after the user-agent line.
+    const last = robotsFrom('User-agent: *\nDisallow: /\nUser-agent: Claude-User');
+    assert.equal(last.isAllowed('Claude-User', '/'), true);
+    assert.equal(last.isAllowed('Claude-SearchBot', '/'), false);
+  });
+
+  it('does not end a run of user-agent lines at Sitemap, Crawl-delay, Content-Signal or unknown lines', () => {
+    const r = robotsFrom('User-agent: Claude-SearchBot\nUser-agent: Claude-User\nSitemap: https://s/sm.xml\nUser-agent: ClaudeBot\nDisallow: /\n');
+    for (const token of ['Claude-SearchBot', 'Claude-User', 'ClaudeBot']) assert.equal(r.isAllowed(token, '/'), false, token);
+    assert.equal(r.isAllowed('OAI-SearchBot', '/'), true);
+    assert.deepEqual(r.sitemaps, ['https://s/sm.xml']);
+    assert.deepEqual(liveAgentAccess(r, []).blocked, ['Claude-SearchBot', 'Claude-User']);
+    for (const between of ['Crawl-delay: 10', 'Content-Signal: search=yes', 'X-Unknown: 1', 'just words']) {
+      const b = robotsFrom(`User-agent: OAI-SearchBot\n${between}\nUser-agent: ChatGPT-User\nDisallow: /\n`);
+      assert.equal(b.isAllowed('OAI-SearchBot', '/'), false, between);
+      assert.equal(b.isAllowed('ChatGPT-User', '/'), false, between);
+    }
+  });
+
+  it('caps when all six live tokens share one group, even with a Sitemap line among them', () => {
+    const [first, ...rest] = LIVE_AGENT_TOKENS;
+    const text = `User-agent: *\nAllow: /\n\nUser-agent: ${first}\nSitemap: https://s/sm.xml\n${rest.map((t) => `User-agent: ${t}`).join('\n')}\nDisallow: /\n`;
+    assert.equal(liveAgentAccess(robotsFrom(text), []).verdict, 'blocked');
+  });
+
+  it('does not hand the rules under a misspelt user-agent line to the group above', () => {
+    for (const misspelt of ['User agent: BadBot', 'Useragent: BadBot', 'User-agent BadBot', 'User_agent: BadBot']) {
+      const r = robotsFrom(`User-agent: *\nDisallow: /cart\n\n${misspelt}\nDisallow: /\n`);
+      assert.equal(r.isAllowed('OAI-SearchBot', '/'), true, misspelt);
+      assert.equal(r.isAllowed('OAI-SearchBot', '/cart'), false, `${misspelt}: the * group keeps its own rules`);
+      assert.equal(liveAgentAccess(r, ['https://store.example/products/mug']).verdict, 'allowed', misspelt);
+      assert.equal(r.parseErrors, 1, `${misspelt} is still reported as unparseable`);
+      assert.deepEqual(r.groups, ['*']);
+    }
+    // Under a live agent's group as well: its rules stay its own.
+    const named = robotsFrom('User-agent: OAI-SearchBot\nDisallow: /cart\n\nUser agent: BadBot\nDisallow: /\n');
+    assert.equal(named.isAllowed('OAI-SearchBot', '/'), true);
+  });
+
+  it('lets user-agent lines after a misspelt one form their group as usual, and ignores one inside a run', () => {
+    const after = robotsFrom('User-agent: *\nDisallow: /cart\n\nUser agent: BadBot\nUser-agent: GPTBot\nDisallow: /\n');
+    assert.equal(after.isAllowed('GPTBot', '/'), false);
+    assert.equal(after.isAllowed('ChatGPT-User', '/'), true);
+    const inside = robotsFrom('User-agent: OAI-SearchBot\nUseragent: BadBot\nUser-agent: ChatGPT-User\nDisallow: /\n');
+    assert.equal(inside.isAllowed('OAI-SearchBot', '/'), false);
+    assert.equal(inside.isAllowed('ChatGPT-User', '/'), false);
+  });
+
+  it('ignores rules before the first user-agent line', () => {
+    const r = robotsFrom('Disallow: /\nSitemap: https://s/sm.xml\nUser-agent: *\nDisallow: /cart\n');
+    assert.equal(r.isAllowed('Claude-User', '/'), true);
+    assert.equal(r.isAllowed('Claude-User', '/cart'), false);
+  });
+
+  it('reads the product token up to the first character that cannot be in one', () => {
+    const r = robotsFrom('User-agent: ChatGPT-User/2.0\nUser-agent: PerplexityBot (+https://perplexity.ai)\nUser-agent: * # everyone\nDisallow: /\n');
+    assert.deepEqual(r.groups, ['chatgpt-user', 'perplexitybot', '*']);
+    assert.equal(r.isAllowed('ChatGPT-User', '/'), false);
+    assert.equal(r.isAllowed('PerplexityBot', '/'), false);
+    // Every token the audit checks is read back as itself, so a group naming it is found.
+    for (const t of [...AI_TOKENS, ...SEARCH_ENGINE_TOKENS, SCANNER_TOKEN]) assert.equal(normaliseToken(t), t.toLowerCase(), t);
   });
 });
 
@@ -151,3 +225,4 @@ describe('real robots.txt corpus', () => {
     for (const row of REAL_ROBOTS) assert.equal(read(row.file).parseErrors, 0, `${row.file} parses cleanly`);
   });
 });
+
