@@ -125,8 +125,8 @@ function misspeltUserAgent(line: string): boolean {
 /**
  * Rebuilds the groups of a robots.txt body (comments stripped, lines trimmed, blank lines dropped):
  * - a run of user-agent lines ends only at an allow or disallow line (§2.2.1); Sitemap, Crawl-delay, Content-Signal
- *   and unknown lines inside the run neither end it nor start a new group (§2.2.4: other records do not change
- *   the groups);
+ *   and unknown lines inside the run neither end it nor start a new group (§2.2.4: parsing other records MUST NOT
+ *   interfere with parsing the ones the protocol defines);
  * - every named token gets its group, rules or not: a group without rules allows everything and its agents do not
  *   fall back to `*`;
  * - allow/disallow lines before any user-agent line belong to no group and are ignored;
