@@ -309,7 +309,7 @@ export function openApiDocument(baseUrl: string): Json {
         ProKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'Pro API key, created in the account page of the console, sent as Authorization: Bearer <API_KEY>.',
+          description: 'Pro API key, issued by the operator of this service (see auth.md), sent as Authorization: Bearer <API_KEY>.',
         },
       },
     },
