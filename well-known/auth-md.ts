@@ -1,13 +1,13 @@
 // GET /auth.md: how to authenticate and what the limits are (spec §5, §8), for people and agents. Which endpoints
 // need a key comes from the route table; the numbers come from the running configuration, not from prose.
 import type { Config } from '../server/config.js';
-import { ROUTES } from '../rest/routes.js';
+import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { MCP_PATH } from '../server/mcp.js';
 import { FUNCTION_DEFS_PATHS } from './function-defs.js';
 
 const AUTH_WORDS = { none: 'no key', optional: 'optional: a valid key raises your quota', pro: '**Pro key required**' } as const;
 
-export function authMd(config: Config): string {
+export function authMd(config: Config, routes: RouteDef[] = ROUTES): string {
   const base = config.BASE_URL;
   return [
     '# Authentication and limits',
@@ -29,7 +29,7 @@ export function authMd(config: Config): string {
     '',
     '## Which endpoints need a key',
     '',
-    ...ROUTES.map((r) => `- \`${r.method.toUpperCase()} /api/v1${r.path}\`: ${AUTH_WORDS[r.auth]}.`),
+    ...routes.map((r) => `- \`${r.method.toUpperCase()} /api/v1${r.path}\`: ${AUTH_WORDS[r.auth]}.`),
     `- \`GET /api/v1\`, \`GET ${FUNCTION_DEFS_PATHS[0]}\`, \`GET /badge/{host}.svg\`, \`GET /verify/{host}\`, \`POST ${MCP_PATH}\`: no key.`,
     '',
     'Every path also answers under the unversioned `/api` alias.',

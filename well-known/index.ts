@@ -6,6 +6,7 @@ import { Router, type RequestHandler } from 'express';
 import type { Config } from '../server/config.js';
 import { methodNotAllowed } from '../rest/router.js';
 import { openApiDocument } from '../rest/openapi.js';
+import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { authMd } from './auth-md.js';
 import { llmsTxt } from './llms-txt.js';
 import { MCP_CATALOG_PATH, SERVER_CARD_PATH, mcpCatalog, serverCard } from './server-card.js';
@@ -20,21 +21,21 @@ interface Document {
   body: string;
 }
 
-export function documents(config: Config): Document[] {
+export function documents(config: Config, routes: RouteDef[] = ROUTES): Document[] {
   const base = config.BASE_URL;
   const json = (value: unknown) => JSON.stringify(value);
   return [
     { path: SERVER_CARD_PATH, type: 'application/json; charset=utf-8', body: json(serverCard(base)) },
     { path: MCP_CATALOG_PATH, type: 'application/json; charset=utf-8', body: json(mcpCatalog(base)) },
-    { path: '/openapi.json', type: 'application/json; charset=utf-8', body: json(openApiDocument(base)) },
-    { path: '/llms.txt', type: 'text/plain; charset=utf-8', body: llmsTxt(base) },
-    { path: '/auth.md', type: 'text/markdown; charset=utf-8', body: authMd(config) },
+    { path: '/openapi.json', type: 'application/json; charset=utf-8', body: json(openApiDocument(base, routes)) },
+    { path: '/llms.txt', type: 'text/plain; charset=utf-8', body: llmsTxt(base, routes) },
+    { path: '/auth.md', type: 'text/markdown; charset=utf-8', body: authMd(config, routes) },
   ];
 }
 
-export function wellKnownRouter(deps: { config: Config }): Router {
+export function wellKnownRouter(deps: { config: Config; routes?: RouteDef[] }): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  for (const doc of documents(deps.config)) {
+  for (const doc of documents(deps.config, deps.routes)) {
     const send: RequestHandler = (_req, res) => {
       res.setHeader('Content-Type', doc.type);
       res.setHeader('Access-Control-Allow-Origin', '*');

@@ -23,7 +23,7 @@ export interface TestApp {
 export async function startApp(
   t: Pick<TestContext, 'after'> | null,
   env: Record<string, string> = {},
-  extra: Partial<Pick<AppDeps, 'scanOverrides' | 'guards'>> & { store?: StoreRepo } = {},
+  extra: Partial<Pick<AppDeps, 'scanOverrides' | 'guards' | 'routes'>> & { store?: StoreRepo } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'srk-test-'));
   // Generous anonymous limits unless a test is about limits: suites make many calls from one IP.
