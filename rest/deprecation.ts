@@ -3,10 +3,9 @@
 // llms.txt. A row whose sunset comes less than 6 months after its deprecation stops the app at start-up.
 import type { Request, RequestHandler } from 'express';
 import type { Deprecation, RouteDef } from './routes.js';
+import { CHANGELOG_PATH } from '../well-known/changelog.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** Where breaking changes and deprecations are announced (spec §9.2); the rel="deprecation" link points here. */
-export const CHANGELOG_PATH = '/changelog.md';
 
 function day(value: string, what: string): Date {
   const d = new Date(`${value}T00:00:00Z`);

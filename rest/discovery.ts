@@ -1,6 +1,7 @@
 // GET /api/v1: the discovery document (spec §2, §9), generated from the route table plus the few
 // non-API surfaces (MCP, badge, verify, well-known documents).
 import { ROUTES, type RouteDef } from './routes.js';
+import { CHANGELOG_PATH } from '../well-known/changelog.js';
 
 export const SERVICE_VERSION = '1.0.0';
 
@@ -31,6 +32,7 @@ export function discoveryDocument(baseUrl: string, routes: RouteDef[] = ROUTES) 
     mcp: `${baseUrl}/mcp`,
     llms_txt: `${baseUrl}/llms.txt`,
     auth_guide: `${baseUrl}/auth.md`,
+    changelog: `${baseUrl}${CHANGELOG_PATH}`,
     endpoints: [...api, ...other],
     versioning: {
       current: 'v1',

@@ -6,6 +6,7 @@ import { MCP_PATH, mcpTools } from '../server/mcp.js';
 import type { AnyTool } from '../tools/tool.js';
 import { FUNCTION_DEFS_PATHS, functionTools } from './function-defs.js';
 import { MCP_CATALOG_PATH, SERVER_CARD_PATH } from './server-card.js';
+import { CHANGELOG_PATH } from './changelog.js';
 
 const firstSentence = (text: string): string => (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).trim();
 
@@ -53,7 +54,7 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     '',
     '## REST API',
     '',
-    `Canonical paths are under /api/v1; the unversioned /api alias answers the same. Breaking changes only ever ship under a new /vN prefix and are announced here.`,
+    `Canonical paths are under /api/v1; the unversioned /api alias answers the same. Breaking changes only ever ship under a new /vN prefix and are announced here and in the [changelog](${baseUrl}${CHANGELOG_PATH}).`,
     deprecated.length === 0
       ? 'No endpoint is deprecated at present.'
       : `Deprecated endpoints (they answer with Deprecation and Sunset headers until removed): ${deprecated.map((r) => `${r.method.toUpperCase()} /api/v1${r.path}`).join(', ')}.`,
@@ -69,6 +70,7 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     `- [Function-calling definitions](${baseUrl}${FUNCTION_DEFS_PATHS[0]}): for custom agents.`,
     `- [Authentication and limits](${baseUrl}/auth.md): anonymous use, Pro keys, rate limits, 401 and 429 handling.`,
     `- [MCP server card](${baseUrl}${SERVER_CARD_PATH}) and [MCP catalog](${baseUrl}${MCP_CATALOG_PATH}).`,
+    `- [Changelog](${baseUrl}${CHANGELOG_PATH}): every change users can see, breaking changes and deprecations announced first.`,
     '',
   ].join('\n');
 }
