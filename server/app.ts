@@ -15,6 +15,7 @@ import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { pageNotFound, pagesRouter } from '../rest/pages.js';
 import { mcpRouter } from './mcp.js';
 import { functionDefsRouter, wellKnownRouter } from '../well-known/index.js';
+import { sitemapRouter } from '../rest/sitemap.js';
 
 export interface AppDeps {
   config: Config;
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps): Express {
   // Other surfaces mount here, one line each: MCP, well-known documents, badge, verify, pages.
   app.use(mcpRouter(deps));
   app.use(wellKnownRouter({ config, routes }));
+  app.use(sitemapRouter(deps));
   app.use(pagesRouter({ ...deps, guards }));
   app.use(pageNotFound);
 

@@ -1,4 +1,5 @@
-// Serves the generated public documents: the MCP server card and catalog, /openapi.json, /llms.txt, /auth.md and /changelog.md.
+// Serves the generated public documents: the MCP server card and catalog, /openapi.json, /llms.txt, /auth.md,
+// /changelog.md and /robots.txt.
 // Each is rendered once, when the app is built (BASE_URL and the limits are fixed for the life of the process), and
 // sent with CORS * (public metadata, read-only) and Cache-Control public, max-age=3600. Other methods answer a
 // JSON 405. The function-calling definitions (/api/v1/tools.json) mount with the API, see function-defs.ts.
@@ -10,6 +11,7 @@ import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { authMd } from './auth-md.js';
 import { llmsTxt } from './llms-txt.js';
 import { CHANGELOG_PATH, changelogMd } from './changelog.js';
+import { robotsTxt } from './robots-txt.js';
 import { MCP_CATALOG_PATH, SERVER_CARD_PATH, mcpCatalog, serverCard } from './server-card.js';
 
 export { functionDefsRouter } from './function-defs.js';
@@ -32,6 +34,7 @@ export function documents(config: Config, routes: RouteDef[] = ROUTES): Document
     { path: '/llms.txt', type: 'text/plain; charset=utf-8', body: llmsTxt(base, routes) },
     { path: '/auth.md', type: 'text/markdown; charset=utf-8', body: authMd(config, routes) },
     { path: CHANGELOG_PATH, type: 'text/markdown; charset=utf-8', body: changelogMd() },
+    { path: '/robots.txt', type: 'text/plain; charset=utf-8', body: robotsTxt(base) },
   ];
 }
 
