@@ -2,6 +2,7 @@
 // non-API surfaces (MCP, badge, verify, well-known documents).
 import { ROUTES, type RouteDef } from './routes.js';
 import { CHANGELOG_PATH } from '../well-known/changelog.js';
+import { API_CATALOG_PATH } from '../well-known/links.js';
 
 export const SERVICE_VERSION = '1.0.0';
 
@@ -33,6 +34,7 @@ export function discoveryDocument(baseUrl: string, routes: RouteDef[] = ROUTES) 
     llms_txt: `${baseUrl}/llms.txt`,
     auth_guide: `${baseUrl}/auth.md`,
     changelog: `${baseUrl}${CHANGELOG_PATH}`,
+    api_catalog: `${baseUrl}${API_CATALOG_PATH}`,
     endpoints: [...api, ...other],
     versioning: {
       current: 'v1',

@@ -223,7 +223,10 @@ function otherPaths(book: SchemaBook): Record<string, Json> {
         operationId: 'get_discovery',
         summary: 'Discovery document: every endpoint, the version and the versioning policy',
         tags: ['Discovery'],
-        responses: { '200': { description: 'OK', headers: RATE_HEADERS, content: jsonContent(ref('Discovery')) }, ...errorResponses(['RATE_LIMITED', 'INTERNAL_ERROR']) },
+        responses: {
+          '200': { description: 'OK', headers: { ...RATE_HEADERS, Link: headerRef('Link') }, content: jsonContent(ref('Discovery')) },
+          ...errorResponses(['RATE_LIMITED', 'INTERNAL_ERROR']),
+        },
       },
     },
     [FUNCTION_DEFS_PATHS[0]]: toolsJson,
@@ -315,7 +318,11 @@ export function openApiDocument(baseUrl: string, routes: RouteDef[] = ROUTES): J
         Allow: { description: 'The methods the path accepts.', schema: { type: 'string' } },
         Deprecation: { description: 'RFC 9745: when the endpoint was deprecated, as @<Unix seconds>.', schema: { type: 'string' } },
         Sunset: { description: 'RFC 8594: the HTTP-date from which the endpoint may be removed.', schema: { type: 'string' } },
-        Link: { description: 'RFC 8288 links; on a deprecated endpoint rel="successor-version" (the replacement) and rel="deprecation" (the changelog).', schema: { type: 'string' } },
+        Link: {
+          description:
+            'RFC 8288 links: on the discovery document rel="api-catalog", "service-desc" and "describedby"; on a deprecated endpoint rel="successor-version" (the replacement) and rel="deprecation" (the changelog).',
+          schema: { type: 'string' },
+        },
       },
       securitySchemes: {
         ProKey: {

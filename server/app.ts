@@ -16,6 +16,7 @@ import { pageNotFound, pagesRouter } from '../rest/pages.js';
 import { mcpRouter } from './mcp.js';
 import { functionDefsRouter, wellKnownRouter } from '../well-known/index.js';
 import { sitemapRouter } from '../rest/sitemap.js';
+import { linkHeader } from '../well-known/links.js';
 
 export interface AppDeps {
   config: Config;
@@ -53,9 +54,10 @@ export function createApp(deps: AppDeps): Express {
   });
 
   const discovery = discoveryDocument(config.BASE_URL, routes);
+  const discoveryLinks = linkHeader(config.BASE_URL);
   const api = apiRouter({ ...deps, guards, routes });
   for (const prefix of ['/api/v1', '/api']) {
-    app.get(prefix, (_req, res) => void res.json(discovery));
+    app.get(prefix, (_req, res) => void res.setHeader('Link', discoveryLinks).json(discovery));
     app.all(prefix, methodNotAllowed(['GET']));
     app.use(prefix, api);
   }

@@ -7,6 +7,7 @@ import type { AnyTool } from '../tools/tool.js';
 import { FUNCTION_DEFS_PATHS, functionTools } from './function-defs.js';
 import { MCP_CATALOG_PATH, SERVER_CARD_PATH } from './server-card.js';
 import { CHANGELOG_PATH } from './changelog.js';
+import { API_CATALOG_PATH } from './links.js';
 
 const firstSentence = (text: string): string => (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).trim();
 
@@ -67,6 +68,7 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     '## Machine-readable descriptions',
     '',
     `- [OpenAPI 3.1](${baseUrl}/openapi.json): every REST endpoint with its schemas and errors.`,
+    `- [API catalog](${baseUrl}${API_CATALOG_PATH}): RFC 9727 linkset of the REST API and the MCP server.`,
     `- [Function-calling definitions](${baseUrl}${FUNCTION_DEFS_PATHS[0]}): for custom agents.`,
     `- [Authentication and limits](${baseUrl}/auth.md): anonymous use, Pro keys, rate limits, 401 and 429 handling.`,
     `- [MCP server card](${baseUrl}${SERVER_CARD_PATH}) and [MCP catalog](${baseUrl}${MCP_CATALOG_PATH}).`,
