@@ -73,6 +73,7 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     `- [Authentication and limits](${baseUrl}/auth.md): anonymous use, Pro keys, rate limits, 401 and 429 handling.`,
     `- [MCP server card](${baseUrl}${SERVER_CARD_PATH}) and [MCP catalog](${baseUrl}${MCP_CATALOG_PATH}).`,
     `- [Changelog](${baseUrl}${CHANGELOG_PATH}): every change users can see, breaking changes and deprecations announced first.`,
+    `- Markdown pages: send \`Accept: text/markdown\` to [the home page](${baseUrl}/), [the readiness index](${baseUrl}/index) or a report (\`/r/{scan_id}\`) for a compact Markdown version.`,
     '',
   ].join('\n');
 }
