@@ -119,8 +119,10 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
   void pdpsP.then((pdps) => firstPdp(pdps[0] ?? null));
   const markdownP = firstPdpP.then(async (first) => {
     budget.release('markdown');
-    if (!first) return null;
-    const url = first.resource.ok ? first.resource.res.url : first.resource.url;
+    // No product page found (a brochure site, a service): R13 asks the homepage instead, and protocol_markdown
+    // looks for the homepage's title there; not when the homepage failed or blew the size cap (no second dose).
+    if (!first && !home.ok) return null;
+    const url = !first ? finalUrl(home) : first.resource.ok ? first.resource.res.url : first.resource.url;
     return get(url, { kind: 'html', ua: 'agent', accept: MARKDOWN_ACCEPT });
   });
 
