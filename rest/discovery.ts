@@ -1,17 +1,20 @@
 // GET /api/v1: the discovery document (spec §2, §9), generated from the route table plus the few
 // non-API surfaces (MCP, badge, verify, well-known documents).
-import { ROUTES } from './routes.js';
+import { ROUTES, type RouteDef } from './routes.js';
+import { CHANGELOG_PATH } from '../well-known/changelog.js';
+import { API_CATALOG_PATH } from '../well-known/links.js';
 
 export const SERVICE_VERSION = '1.0.0';
 
-export function discoveryDocument(baseUrl: string) {
-  const api = ROUTES.map((r) => ({
+export function discoveryDocument(baseUrl: string, routes: RouteDef[] = ROUTES) {
+  const api = routes.map((r) => ({
     method: r.method.toUpperCase(),
     path: `/api/v1${r.path}`,
     url: `${baseUrl}/api/v1${r.path}`,
     summary: r.summary,
     auth: r.auth === 'pro' ? 'pro_bearer_key' : r.auth === 'optional' ? 'optional_pro_bearer_key' : 'none',
     tool: r.tool.name,
+    ...(r.deprecated ? { deprecated: r.deprecated } : {}),
   }));
   const other = [
     { method: 'GET', path: '/api/v1', summary: 'This discovery document', auth: 'none' },
@@ -30,14 +33,17 @@ export function discoveryDocument(baseUrl: string) {
     mcp: `${baseUrl}/mcp`,
     llms_txt: `${baseUrl}/llms.txt`,
     auth_guide: `${baseUrl}/auth.md`,
+    changelog: `${baseUrl}${CHANGELOG_PATH}`,
+    api_catalog: `${baseUrl}${API_CATALOG_PATH}`,
     endpoints: [...api, ...other],
     versioning: {
       current: 'v1',
       canonical_prefix: '/api/v1',
       aliases: ['/api'],
       policy:
-        'Breaking changes ship only under a new /vN prefix. A deprecated endpoint keeps working for at least 6 months and answers with Deprecation and Sunset headers (RFC 8594).',
-      deprecated: [] as string[],
+        'Breaking changes ship only under a new /vN prefix. A deprecated endpoint keeps working for at least 6 months and answers with Deprecation (RFC 9745) and Sunset (RFC 8594) headers and a successor-version link.',
+      // Spec §9.4: nothing is deprecated at present, so this list is empty until a route row says otherwise.
+      deprecated: routes.filter((r) => r.deprecated).map((r) => ({ method: r.method.toUpperCase(), path: `/api/v1${r.path}`, ...r.deprecated })),
     },
   };
 }

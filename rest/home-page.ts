@@ -1,6 +1,6 @@
-// GET / (what the service does, the scan form, the top of the index, developer links) and POST /scan, the form's
-// target: it runs the scan_store tool behind the same auth and scan limiter as GET /api/v1/scan, then 303s to
-// the new report. Errors re-render this page with the message in plain words and the error's own status.
+// GET / (what the service does, the scan form, the top of the index, developer links; Markdown on request) and
+// POST /scan, the form's target: it runs the scan_store tool behind the same auth and scan limiter as
+// GET /api/v1/scan, then 303s to the new report. Errors re-render this page in plain words with the error's status.
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError, GENERIC_INTERNAL_MESSAGE } from '../server/errors.js';
 import { toAppError } from '../server/http-errors.js';
@@ -10,6 +10,11 @@ import { CHECKS } from '../scan/registry.js';
 import { scanStore } from '../tools/scan-store.js';
 import { toolContext, type RouterDeps } from './router.js';
 import { GRADE_MEANING, PRODUCT_NAME, gradePill, html, layout, sendPage, verticalLabel, type GradeLetter, type SafeHtml } from './html.js';
+import { mdText, negotiatedHeaders, sendMarkdown, wantsMarkdown } from './markdown.js';
+import { API_CATALOG_PATH } from '../well-known/links.js';
+import { CHANGELOG_PATH } from '../well-known/changelog.js';
+import { MCP_PATH } from '../server/mcp.js';
+import type { RankRow } from '../store/repo.js';
 
 /** design/checks.md §6. */
 const GRADE_BANDS: [GradeLetter, string][] = [
@@ -92,6 +97,47 @@ function hostOf(url: string | undefined): string | null {
 }
 
 const one = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+export const HOME_TITLE = `${PRODUCT_NAME}: is your store ready for AI shopping agents?`;
+
+/** GET / as Markdown: what the service is, how to scan and read scores, the top of the index, the documents. */
+export function renderHomeMarkdown(top: RankRow[], baseUrl: string): string {
+  return [
+    `# ${HOME_TITLE}`,
+    '',
+    `> Lighthouse for agentic commerce. ${PRODUCT_NAME} reads a store the way ChatGPT, Claude and Perplexity shopping agents do and scores whether they can find, understand and buy there: a score out of 100, a grade from A to E and prioritised fixes, kept in a public readiness index.`,
+    '',
+    '## Use it',
+    '',
+    `- Read stored scores through the MCP server at ${baseUrl}${MCP_PATH} (Streamable HTTP, no key); it never scans.`,
+    `- Merchants scan their own store: \`GET ${baseUrl}/api/v1/scan?url=https://your-store.example\` (about 30 s, JSON), or the form on this page.`,
+    `- Every store's report: \`${baseUrl}/r/{scan_id}\`, also as Markdown with \`Accept: text/markdown\`.`,
+    '',
+    '## Top of the readiness index',
+    '',
+    ...(top.length === 0
+      ? ['No store has been scanned yet.']
+      : [
+          '| Rank | Store | Score | Grade |',
+          '|---|---|---|---|',
+          ...top.map((r) => `| ${r.rank} | [${mdText(r.host, 253)}](${baseUrl}/r/${r.scanId}) | ${r.score} | ${mdText(r.grade, 1)} |`),
+        ]),
+    '',
+    `[The whole index](${baseUrl}/index)`,
+    '',
+    '## Grades',
+    '',
+    ...GRADE_BANDS.map(([g, range]) => `- **${g}** (${range}): ${GRADE_MEANING[g]}`),
+    '',
+    '## For developers and agents',
+    '',
+    `- [llms.txt](${baseUrl}/llms.txt): how agents should use this service.`,
+    `- [REST API](${baseUrl}/api/v1): the discovery document; [OpenAPI 3.1](${baseUrl}/openapi.json).`,
+    `- [API catalog](${baseUrl}${API_CATALOG_PATH}) and [MCP server card](${baseUrl}/.well-known/mcp/server-card.json).`,
+    `- [Authentication and limits](${baseUrl}/auth.md) and the [changelog](${baseUrl}${CHANGELOG_PATH}).`,
+    '',
+  ].join('\n');
+}
 
 export async function renderHomePage(deps: Pick<RouterDeps, 'store'>, form: HomeForm, error?: PlainError): Promise<SafeHtml> {
   const top = await deps.store.topStores({ limit: 10 });
@@ -176,19 +222,29 @@ export async function renderHomePage(deps: Pick<RouterDeps, 'store'>, form: Home
 </section>`;
   return layout(
     {
-      title: `${PRODUCT_NAME}: is your store ready for AI shopping agents?`,
+      title: HOME_TITLE,
       description: 'Scan your store and get a 0–100 agent-readiness score, a grade A–E and prioritised fixes.',
+      alternates: [{ type: 'text/markdown', href: '/' }],
       nav: 'home',
     },
     body,
   );
 }
 
-/** GET /: the home page; ?url= and ?vertical= prefill the form (the report's "re-scan" link), nothing runs. */
+/**
+ * GET /: the home page; ?url= and ?vertical= prefill the form (the report's "re-scan" link), nothing runs.
+ * `Accept: text/markdown` gets the Markdown rendering instead.
+ */
 export function homePage(deps: RouterDeps): RequestHandler {
+  const base = deps.config.BASE_URL;
   return async (req, res) => {
+    if (wantsMarkdown(req)) {
+      const top = await deps.store.topStores({ limit: 10 });
+      sendMarkdown(res, renderHomeMarkdown(top, base), { headers: negotiatedHeaders(base, '/', 'text/markdown') });
+      return;
+    }
     const form = { url: one(req.query.url)?.slice(0, 2048), vertical: one(req.query.vertical) };
-    sendPage(res, await renderHomePage(deps, form), { form: true });
+    sendPage(res, await renderHomePage(deps, form), { form: true, headers: negotiatedHeaders(base, '/', 'text/html') });
   };
 }
 

@@ -1,10 +1,13 @@
 // GET /index (alias /stores): the public readiness index, ranked by latest score, 50 stores a page, filterable
-// by vertical. The store leaves delisted hosts out; each row links to the host's latest report.
+// by vertical, as HTML or (Accept: text/markdown) Markdown. The store leaves delisted hosts out; each row links
+// to the host's latest report.
 import type { RequestHandler } from 'express';
 import { VERTICALS } from '../schemas/params.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Config } from '../server/config.js';
+import type { RankRow, StoreRepo } from '../store/repo.js';
 import { agentReadyVerified } from '../tools/readiness.js';
 import { PRODUCT_NAME, formatDate, gradePill, html, layout, messagePage, sendPage, verticalLabel, type SafeHtml } from './html.js';
+import { mdText, negotiatedHeaders, sendMarkdown, wantsMarkdown } from './markdown.js';
 
 export const PAGE_SIZE = 50;
 
@@ -30,20 +33,65 @@ function badRequest(heading: string, body: SafeHtml): SafeHtml {
   return messagePage({ title: 'Bad request', heading, body, nav: 'index' });
 }
 
-export function indexPage(deps: { store: StoreRepo }): RequestHandler {
+const VERIFIED_RULE = 'score 70 or more, not capped, price, stock and agent access all passing, scanned within 90 days';
+
+interface IndexView {
+  vertical: string | null;
+  page: number;
+  pages: number;
+  total: number;
+  rows: RankRow[];
+}
+
+/** The index as Markdown: the same ranking, filter and pages as the HTML, with absolute links. */
+export function renderIndexMarkdown(v: IndexView, baseUrl: string, now: Date): string {
+  const scope = v.vertical ? verticalLabel(v.vertical) : null;
+  const link = (vertical: string | null, page = 1) => `${baseUrl}${indexHref(vertical, page)}`;
+  const pager = [
+    v.page > 1 ? `[Previous page](${link(v.vertical, Math.min(v.page - 1, v.pages))})` : '',
+    `Page ${v.page} of ${v.pages}`,
+    v.page < v.pages ? `[Next page](${link(v.vertical, v.page + 1)})` : '',
+  ].filter(Boolean);
+  return [
+    `# ${scope ? `${scope}: the most agent-ready stores` : 'The most agent-ready stores'}`,
+    '',
+    `> The ${PRODUCT_NAME} readiness index: every scanned store ranked by its latest score, ${v.total === 1 ? '1 store' : `${v.total} stores`}${scope ? ` in ${scope}` : ''}. Verified means ${VERIFIED_RULE}.`,
+    '',
+    ...(v.rows.length === 0
+      ? [v.total === 0 ? 'No store has been scanned here yet.' : `There is no page ${v.page}: the index has ${v.pages} ${v.pages === 1 ? 'page' : 'pages'}.`]
+      : [
+          '| Rank | Store | Score | Grade | Verified | Category | Scanned |',
+          '|---|---|---|---|---|---|---|',
+          ...v.rows.map(
+            (r) =>
+              `| ${r.rank} | [${mdText(r.host, 253)}](${baseUrl}/r/${r.scanId}) | ${r.score}${r.capped ? ' (capped)' : ''} | ${mdText(r.grade, 1)} | ${agentReadyVerified(r, now) ? 'yes' : 'no'} | ${r.vertical ? mdText(verticalLabel(r.vertical), 60) : '–'} | ${new Date(r.updatedAt).toISOString().slice(0, 10)} |`,
+          ),
+        ]),
+    '',
+    pager.join(' · '),
+    '',
+    `Categories: ${[`[All stores](${link(null)})`, ...VERTICALS.map((c) => `[${verticalLabel(c)}](${link(c)})`)].join(', ')}.`,
+    '',
+  ].join('\n');
+}
+
+export function indexPage(deps: { store: StoreRepo; config: Config }): RequestHandler {
+  const base = deps.config.BASE_URL;
   return async (req, res) => {
+    const markdown = wantsMarkdown(req);
     const rawVertical = req.query.vertical;
     const rawPage = req.query.page;
     let vertical: string | null = null;
     if (rawVertical !== undefined && rawVertical !== '') {
       if (typeof rawVertical !== 'string' || !isVertical(rawVertical)) {
+        if (markdown) return badMarkdown(res, `Unknown category. The category filter must be one of: ${VERTICALS.join(', ')}.`);
         sendPage(
           res,
           badRequest(
             'Unknown category',
             html`<p>The category filter must be one of: ${VERTICALS.join(', ')}.</p>${filterChips(null)}`,
           ),
-          { status: 400 },
+          { status: 400, headers: { Vary: 'Accept' } },
         );
         return;
       }
@@ -52,10 +100,11 @@ export function indexPage(deps: { store: StoreRepo }): RequestHandler {
     let page = 1;
     if (rawPage !== undefined && rawPage !== '') {
       if (typeof rawPage !== 'string' || !/^[1-9][0-9]{0,6}$/.test(rawPage)) {
+        if (markdown) return badMarkdown(res, 'Unknown page. The page must be a whole number from 1 up.');
         sendPage(
           res,
           badRequest('Unknown page', html`<p>The page must be a whole number from 1 up. <a href="${indexHref(vertical)}">Go to the first page</a>.</p>`),
-          { status: 400 },
+          { status: 400, headers: { Vary: 'Accept' } },
         );
         return;
       }
@@ -69,12 +118,20 @@ export function indexPage(deps: { store: StoreRepo }): RequestHandler {
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
     const now = new Date();
     const scope = vertical ? verticalLabel(vertical) : null;
+    const self = indexHref(vertical, page);
+    if (markdown) {
+      sendMarkdown(res, renderIndexMarkdown({ vertical, page, pages, total, rows }, base, now), {
+        cacheControl: 'public, max-age=60',
+        headers: negotiatedHeaders(base, self, 'text/markdown'),
+      });
+      return;
+    }
 
     const body = html`
 <section class="card">
   <p class="eyebrow">Readiness index</p>
   <h1>${scope ? html`${scope}: the most agent-ready stores` : 'The most agent-ready stores'}</h1>
-  <p class="lead">Every scanned store, ranked by its latest score. ${total === 1 ? '1 store' : `${total} stores`}${scope ? html` in ${scope}` : ''}. A store with <span class="tag tag-verified">verified</span> passed the agent-ready rule: score 70 or more, not capped, price, stock and agent access all passing, scanned within 90 days.</p>
+  <p class="lead">Every scanned store, ranked by its latest score. ${total === 1 ? '1 store' : `${total} stores`}${scope ? html` in ${scope}` : ''}. A store with <span class="tag tag-verified">verified</span> passed the agent-ready rule: ${VERIFIED_RULE}.</p>
   ${filterChips(vertical)}
   ${rows.length === 0
     ? html`<p class="empty">${total === 0
@@ -107,11 +164,16 @@ export function indexPage(deps: { store: StoreRepo }): RequestHandler {
         {
           title: `${scope ? `${scope}: ` : ''}Readiness index${page > 1 ? ` (page ${page})` : ''} · ${PRODUCT_NAME}`,
           description: 'Stores ranked by how well AI shopping agents can find, understand and buy from them.',
+          alternates: [{ type: 'text/markdown', href: self }],
           nav: 'index',
         },
         body,
       ),
-      { cacheControl: 'public, max-age=60' },
+      { cacheControl: 'public, max-age=60', headers: negotiatedHeaders(base, self, 'text/html') },
     );
   };
+}
+
+function badMarkdown(res: Parameters<RequestHandler>[1], message: string): void {
+  sendMarkdown(res, `# Bad request\n\n${message}\n`, { status: 400, headers: { Vary: 'Accept' } });
 }

@@ -10,6 +10,7 @@ import { ErrorBody } from '../schemas/error.js';
 import { Host } from '../schemas/params.js';
 import { ROUTES, type RouteDef } from './routes.js';
 import { SERVICE_VERSION } from './discovery.js';
+import { deprecationNote } from './deprecation.js';
 import { MCP_BODY_LIMIT_BYTES, MCP_PATH } from '../server/mcp.js';
 import { FUNCTION_DEFS_PATHS } from '../well-known/function-defs.js';
 
@@ -64,6 +65,7 @@ const jsonContent = (schema: Json) => ({ 'application/json': { schema } });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 const RATE_HEADERS = { RateLimit: headerRef('RateLimit'), 'RateLimit-Policy': headerRef('RateLimit-Policy') };
+const DEPRECATION_HEADERS = { Deprecation: headerRef('Deprecation'), Sunset: headerRef('Sunset'), Link: headerRef('Link') };
 const STATUS_HEADERS: Record<number, Json> = {
   401: { 'WWW-Authenticate': headerRef('WWW-Authenticate') },
   405: { Allow: headerRef('Allow') },
@@ -116,7 +118,7 @@ function routeOperation(route: RouteDef, book: SchemaBook): Json {
     parameters.push({ name: header, in: 'header', required: false, description: `Echoed back in the ${header} response header.`, schema: { type: 'string' } });
   }
 
-  const okHeaders: Json = { ...RATE_HEADERS };
+  const okHeaders: Json = { ...RATE_HEADERS, ...(route.deprecated ? DEPRECATION_HEADERS : {}) };
   for (const header of route.echoesHeaders ?? []) okHeaders[header] = { description: `The request's ${header}, echoed.`, schema: { type: 'string' } };
   const ok = route.produces
     ? { [route.produces]: { schema: { type: 'string' } } }
@@ -131,7 +133,8 @@ function routeOperation(route: RouteDef, book: SchemaBook): Json {
   return {
     operationId: route.tool.name,
     summary: route.summary,
-    description: route.tool.description,
+    description: route.deprecated ? `${deprecationNote(route.deprecated)} ${route.tool.description}` : route.tool.description,
+    ...(route.deprecated ? { deprecated: true } : {}),
     tags: ['Readiness API'],
     ...security(route.auth),
     ...(parameters.length ? { parameters } : {}),
@@ -160,6 +163,12 @@ const DISCOVERY_SCHEMA: Json = {
           summary: { type: 'string' },
           auth: { type: 'string', enum: ['none', 'optional_pro_bearer_key', 'pro_bearer_key'] },
           tool: { type: 'string' },
+          deprecated: {
+            type: 'object',
+            description: 'Present only on a deprecated endpoint (spec §9.3).',
+            required: ['since', 'sunset', 'successor'],
+            properties: { since: { type: 'string', format: 'date' }, sunset: { type: 'string', format: 'date' }, successor: { type: 'string' } },
+          },
         },
       },
     },
@@ -214,7 +223,10 @@ function otherPaths(book: SchemaBook): Record<string, Json> {
         operationId: 'get_discovery',
         summary: 'Discovery document: every endpoint, the version and the versioning policy',
         tags: ['Discovery'],
-        responses: { '200': { description: 'OK', headers: RATE_HEADERS, content: jsonContent(ref('Discovery')) }, ...errorResponses(['RATE_LIMITED', 'INTERNAL_ERROR']) },
+        responses: {
+          '200': { description: 'OK', headers: { ...RATE_HEADERS, Link: headerRef('Link') }, content: jsonContent(ref('Discovery')) },
+          ...errorResponses(['RATE_LIMITED', 'INTERNAL_ERROR']),
+        },
       },
     },
     [FUNCTION_DEFS_PATHS[0]]: toolsJson,
@@ -266,11 +278,11 @@ function otherPaths(book: SchemaBook): Record<string, Json> {
   };
 }
 
-export function openApiDocument(baseUrl: string): Json {
+export function openApiDocument(baseUrl: string, routes: RouteDef[] = ROUTES): Json {
   const book = new SchemaBook();
   book.convert(ErrorBody, 'output');
   const paths: Record<string, Json> = {};
-  for (const route of ROUTES) {
+  for (const route of routes) {
     const path = `/api/v1${route.path}`;
     paths[path] = { ...(paths[path] ?? {}), [route.method]: routeOperation(route, book) };
   }
@@ -304,12 +316,19 @@ export function openApiDocument(baseUrl: string): Json {
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
         'WWW-Authenticate': { description: 'Bearer challenge; error="invalid_token" for a bad or revoked key.', schema: { type: 'string' } },
         Allow: { description: 'The methods the path accepts.', schema: { type: 'string' } },
+        Deprecation: { description: 'RFC 9745: when the endpoint was deprecated, as @<Unix seconds>.', schema: { type: 'string' } },
+        Sunset: { description: 'RFC 8594: the HTTP-date from which the endpoint may be removed.', schema: { type: 'string' } },
+        Link: {
+          description:
+            'RFC 8288 links: on the discovery document rel="api-catalog", "service-desc" and "describedby"; on a deprecated endpoint rel="successor-version" (the replacement) and rel="deprecation" (the changelog).',
+          schema: { type: 'string' },
+        },
       },
       securitySchemes: {
         ProKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'Pro API key, created in the account page of the console, sent as Authorization: Bearer <API_KEY>.',
+          description: 'Pro API key, issued by the operator of this service (see auth.md), sent as Authorization: Bearer <API_KEY>.',
         },
       },
     },

@@ -1,6 +1,7 @@
-// GET /r/{scan_id}: the shareable report as server-rendered HTML that needs no JavaScript. Every string that came
-// from a store (host, URLs, product facts, evidence) goes through the escaping `html` tag, and store URLs become
-// links only when they are http(s) (security.md O1, "Output safety"). Unknown, malformed or delisted ids: 404 page.
+// GET /r/{scan_id}: the shareable report as server-rendered HTML that needs no JavaScript, or as Markdown for
+// `Accept: text/markdown`. Every string that came from a store (host, URLs, product facts, evidence) is escaped
+// (the `html` tag, or mdText), and store URLs become links only when they are http(s) (security.md O1, "Output
+// safety"). Unknown, malformed or delisted ids: 404.
 import type { Request, Response } from 'express';
 import type { Config } from '../server/config.js';
 import type { StoreRepo } from '../store/repo.js';
@@ -23,6 +24,7 @@ import {
   verticalLabel,
   type SafeHtml,
 } from './html.js';
+import { mdText, negotiatedHeaders, oneLine, sendMarkdown, wantsMarkdown } from './markdown.js';
 
 type Report = ScanResult;
 type Check = Report['pillars'][number]['checks'][number];
@@ -196,10 +198,72 @@ ${report.capped ? cappedBanner(report, capInfo) : ''}
       description: ogTitle,
       og: { title: ogTitle, description: ogDescription, url: pageUrl, image: badgeUrl },
       canonical: pageUrl,
-      alternates: [{ type: 'application/json', href: `/api/v1/scan/${id}.json` }],
+      alternates: [
+        { type: 'application/json', href: `/api/v1/scan/${id}.json` },
+        { type: 'text/markdown', href: `/r/${id}` },
+      ],
     },
     body,
   );
+}
+
+/**
+ * The report as compact Markdown for agents: score, grade, cap, pillars, the checks that need work with their
+ * evidence, and the fixes with their points. Store text (host, URL, evidence) goes through mdText.
+ */
+export function renderReportMarkdown(report: Report, baseUrl: string): string {
+  const host = mdText(report.host, 253);
+  const score = Math.round(num(report.score));
+  const grade = mdText(report.grade ?? '?', 1);
+  const id = Number(report.scan_id);
+  const pillars = Array.isArray(report.pillars) ? report.pillars : [];
+  const fixes = Array.isArray(report.top_fixes) ? report.top_fixes : [];
+  const checks = pillars.flatMap((p) => (Array.isArray(p.checks) ? p.checks : []));
+  const count = (s: string) => checks.filter((c) => c.status === s).length;
+  const capInfo = report.capped ? CAP_REASONS[String(report.cap_reason)] : undefined;
+  const toFix = pillars
+    .map((p) => ({ p, list: problemsFirst(Array.isArray(p.checks) ? p.checks : []).filter((c) => c.status !== 'pass') }))
+    .filter(({ list }) => list.length > 0);
+  return [
+    `# ${host}: ${score}/100, grade ${grade}`,
+    '',
+    `> AI-agent readiness report by ${PRODUCT_NAME}. ${gradeMeaning(report.grade)}`,
+    '',
+    `- Store: ${mdText(report.url, 300)}`,
+    `- Scanned: ${mdText(report.scanned_at, 40)} (scan ${id}, rubric ${mdText(report.rubric_version, 40)})`,
+    `- Score: ${score}/100, grade ${grade}`,
+    report.capped
+      ? `- Capped at 35: ${capInfo?.title ?? 'AI agents are blocked outright'}. Fix \`${capInfo?.check ?? 'the blocking check'}\` first; the other fixes only count once agents can reach the store.`
+      : '- Capped: no',
+    `- Checks: ${count('pass')} passed, ${count('partial')} partial, ${count('fail')} failed`,
+    `- JSON: ${baseUrl}/api/v1/scan/${id}.json · agent brief (Pro key): ${baseUrl}/api/v1/scan/${id}/brief.md`,
+    '',
+    '## Pillars',
+    '',
+    '| Pillar | Score |',
+    '|---|---|',
+    ...pillars.map((p) => `| ${mdText(p.label, 60)} | ${num(p.score)} / ${num(p.max)} |`),
+    '',
+    '## Checks that need work',
+    '',
+    ...(toFix.length === 0
+      ? ['None: every check passed.', '']
+      : toFix.flatMap(({ p, list }) => [
+          `### ${mdText(p.label, 60)}`,
+          '',
+          ...list.map(
+            (c) =>
+              `- **${statusOf(c.status).text}** ${mdText(c.title || c.label || c.id, 200)} (\`${mdText(c.id, 80)}\`, ${num(c.points)}/${num(c.max)}${c.hard_block && c.status === 'fail' ? ', caps the score' : ''}): ${mdText(c.evidence, 400) || 'no evidence recorded'}`,
+          ),
+          '',
+        ])),
+    '## Fixes, biggest wins first',
+    '',
+    ...(fixes.length === 0
+      ? ['Nothing left to fix.']
+      : fixes.map((f, i) => `${i + 1}. **+${num(f.points)} pts** ${mdText(f.title, 200)} (\`${mdText(f.check_id, 80)}\`): ${oneLine(String(f.how ?? ''))}`)),
+    '',
+  ].join('\n');
 }
 
 function rescanHref(report: Report): string {
@@ -382,24 +446,39 @@ function badgeSection(baseUrl: string, host: string): SafeHtml {
 
 /** The route: integer ids only; the stored report as it was answered; hosts delisted since are not shown. */
 export function reportPage(deps: { config: Config; store: StoreRepo }) {
+  const base = deps.config.BASE_URL;
   return async (req: Request, res: Response) => {
+    const markdown = wantsMarkdown(req);
     const rawId = req.params.scan_id;
     const id = typeof rawId === 'string' && /^[1-9][0-9]{0,15}$/.test(rawId) ? Number(rawId) : NaN;
     const scan = Number.isSafeInteger(id) ? await deps.store.getScan(id) : null;
     if (!scan || (await deps.store.isDelisted(scan.host))) {
-      sendPage(res, notFoundPage(), { status: 404 });
+      if (markdown) {
+        sendMarkdown(res, NOT_FOUND_MARKDOWN, { status: 404, headers: { Vary: 'Accept' } });
+        return;
+      }
+      sendPage(res, notFoundPage(), { status: 404, headers: { Vary: 'Accept' } });
       return;
     }
     const report = { ...(scan.report as Report), scan_id: scan.id };
+    const self = `/r/${scan.id}`;
+    if (markdown) {
+      sendMarkdown(res, renderReportMarkdown(report, base), { cacheControl: 'public, max-age=300', headers: negotiatedHeaders(base, self, 'text/markdown') });
+      return;
+    }
     const stored = Array.isArray(report.neighbors) ? report.neighbors : [];
     const others = stored.filter((n) => !n.is_self).map((n) => String(n.host));
     const listed = others.length ? await deps.store.latestByHosts(others) : new Map();
     const neighbors = stored.filter((n) => n.is_self || listed.has(String(n.host)));
-    sendPage(res, renderReportPage(report, { baseUrl: deps.config.BASE_URL, neighbors }), {
+    sendPage(res, renderReportPage(report, { baseUrl: base, neighbors }), {
       cacheControl: 'public, max-age=300',
+      headers: negotiatedHeaders(base, self, 'text/html'),
     });
   };
 }
+
+const NOT_FOUND_MARKDOWN =
+  '# Report not found\n\nThe link may be mistyped, or the store\'s owner asked us to remove it from the public index.\n';
 
 export function notFoundPage(): SafeHtml {
   return messagePage({

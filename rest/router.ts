@@ -10,6 +10,7 @@ import type { AnyTool, Caller, ToolContext } from '../tools/tool.js';
 import { getScan, getScanJson } from '../tools/get-scan.js';
 import { ROUTES, describeIssues, expressPath, type RouteDef } from './routes.js';
 import type { Guards } from '../server/limits.js';
+import { deprecationMiddleware } from './deprecation.js';
 
 export interface RouterDeps {
   config: Config;
@@ -17,6 +18,8 @@ export interface RouterDeps {
   log: Logger;
   guards: Guards;
   scanOverrides?: ToolContext['scanOverrides'];
+  /** The route table; tests add rows (a deprecated one), production uses ROUTES. */
+  routes?: RouteDef[];
 }
 
 /**
@@ -80,10 +83,11 @@ function handle(route: RouteDef, deps: RouterDeps) {
 export function apiRouter(deps: RouterDeps): Router {
   const router = Router({ strict: false, caseSensitive: true });
   const methodsByPath = new Map<string, string[]>();
-  for (const route of ROUTES) {
+  for (const route of deps.routes ?? ROUTES) {
     const path = expressPath(route.path);
     const body = route.method === 'post' ? [express.json({ limit: route.bodyLimit ?? '1mb', strict: true })] : [];
-    router[route.method](path, deps.guards.auth(route.auth), deps.guards.limit(route.limit), ...body, handle(route, deps));
+    const deprecated = deprecationMiddleware(route, deps.config.BASE_URL);
+    router[route.method](path, ...deprecated, deps.guards.auth(route.auth), deps.guards.limit(route.limit), ...body, handle(route, deps));
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
   }
   for (const [path, methods] of methodsByPath) router.all(path, methodNotAllowed(methods));

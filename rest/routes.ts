@@ -26,6 +26,15 @@ export interface RouteDef {
   produces?: string; // media type of the 200 answer, for OpenAPI
   /** Response headers to document in OpenAPI, e.g. Idempotency-Key. */
   echoesHeaders?: string[];
+  /** Set when the endpoint is deprecated (spec §9.3): headers, OpenAPI, discovery and llms.txt follow from it. */
+  deprecated?: Deprecation;
+}
+
+export interface Deprecation {
+  since: string; // YYYY-MM-DD, the day it was deprecated
+  sunset: string; // YYYY-MM-DD, the removal date: at least 6 months after `since` (spec §9.3)
+  /** Service path of the replacement, e.g. "/api/v2/scan"; {param} placeholders are filled from the request. */
+  successor: string;
 }
 
 /** A path segment that must be a positive integer id ("12" but not "1e3", "-1" or "{\"$gt\":\"\"}"). */

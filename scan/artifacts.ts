@@ -73,6 +73,8 @@ export interface PageFacts {
   jsonLd: JsonLdInfo;
   entities: Entity[]; // every entity from JSON-LD (incl. @graph and nested), microdata and RDFa, flattened
   visibleText: string; // text outside script/style/template/noscript, whitespace collapsed, capped
+  templateTokens: string[]; // lower-case id and class tokens of <html> and <body> (template names, never shown)
+  scriptHints: string[]; // page-type assignments found in inline scripts ("pageType":"product"), capped
   noscriptText: string;
   scriptCount: number;
   bodyBytes: number;

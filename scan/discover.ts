@@ -5,15 +5,18 @@ import type { Artifacts, Entity, EntityValue, PageFacts } from './artifacts.js';
 
 export type Platform = Artifacts['platform'];
 
-// §2: /products?/, /p/, /item(s)?/, /dp/ followed by a slug; -p-<digits>; <digits>.html. Matched on the path only.
-const PDP_SEGMENT = /\/(?:products?|p|items?|dp)\/[^/?#]+/i;
-const PDP_SUFFIX = /-p-\d+(?:[/.]|$)|\d+\.html?$/i;
+// §2: /products?/, /p/, /item(s)?/, /dp/ followed by a slug; -p-<digits>; <digits>.html. Widened with the other
+// common shop conventions: eBay /itm/, /prod/, /pd/, /goods/, /deal/, /product_info, "p4781720" segments, long
+// numeric ids ending a slug, and product-id query parameters. Matched on the path and query only.
+const PDP_SEGMENT = /\/(?:products?|p|items?|dp|itm|prod|pd|goods|deal|detail|product[-_]?detail|product_info(?:\.php)?|sku|listing)\/[^/?#]+/i;
+const PDP_SUFFIX = /-p-\d+(?:[/.]|$)|\d+\.html?$|\/p\d{4,}\/?$|[-_x]\d{6,}(?:\.(?:html?|php|aspx?))?\/?$|[-_]P\d{5,}C\d+$/i;
+const PDP_QUERY = /[?&](?:pid|product_?id|productid|products_id|id_product|sku|item_?id)=[\w-]+|[?&]route=product\/product\b|[?&]page=product\b/i;
 
-/** Does the URL's path look like a product detail page? */
+/** Does the URL's path (or query) look like a product detail page? */
 export function looksLikeProductUrl(url: string | URL): boolean {
-  const path = pathOf(url);
-  if (path === null) return false;
-  return PDP_SEGMENT.test(path) || PDP_SUFFIX.test(path);
+  const u = typeof url === 'string' ? safeUrl(url) : url;
+  if (u === null) return false;
+  return PDP_SEGMENT.test(u.pathname) || PDP_SUFFIX.test(u.pathname) || PDP_QUERY.test(u.search);
 }
 
 // Any path segment naming a cart, checkout or account area, e.g. /cart, /en/cart/add, /checkouts/c/1, /my-account.
@@ -47,6 +50,33 @@ export function productUrlsFromHome(home: PageFacts, storeUrl: URL): string[] {
   for (const entity of home.entities) collectEntityUrls(entity, fromMarkup, 0);
   const fromLinks = home.links.filter((l) => l.url !== null && looksLikeProductUrl(l.url)).map((l) => l.url as string);
   return cleanCandidates([...fromMarkup, ...fromLinks], homeUrl, storeUrl);
+}
+
+// Links that lead to site furniture rather than a product: help, legal, editorial and listing pages.
+const NOT_A_PRODUCT = /^(?:about|about-us|contact|contact-us|help|faq|faqs|support|terms|tos|legal|privacy|privacy-policy|cookies?|imprint|impressum|shipping|delivery|returns?|refunds?|blog|news|press|careers?|jobs|stores?|store-locator|sitemap|search|categories|category|collections?|brands?|sale|gift-cards?|wishlist|compare|newsletter|pages|policies|tag|tags|author|wp-admin|wp-login\.php|feed)$/i;
+
+/**
+ * When no homepage link looks like a product's: the other same-store links, most product-like first (deeper
+ * paths, longer slugs, ids), without site furniture. Only a few are worth a request.
+ */
+export function otherLinksFromHome(home: PageFacts, storeUrl: URL, max = 3): string[] {
+  const homeUrl = safeUrl(home.url) ?? storeUrl;
+  const urls = cleanCandidates(home.links.filter((l) => l.url !== null).map((l) => l.url as string), homeUrl, storeUrl);
+  const scored: { url: string; score: number }[] = [];
+  for (const url of urls) {
+    const u = safeUrl(url);
+    if (!u || u.search.length > 200) continue;
+    const segments = u.pathname.split('/').filter((x) => x !== '');
+    if (segments.length === 0 || segments.some((x) => NOT_A_PRODUCT.test(safeDecode(x)))) continue;
+    if (/\.(?:jpe?g|png|gif|webp|svg|pdf|zip|xml|txt|css|js)$/i.test(u.pathname)) continue;
+    const last = safeDecode(segments[segments.length - 1]);
+    const score = Math.min(segments.length, 4) + Math.min((last.match(/[-_]/g) ?? []).length, 6) + (/\d{3,}/.test(u.pathname + u.search) ? 3 : 0);
+    scored.push({ url, score });
+  }
+  return scored
+    .sort((a, b) => b.score - a.score)
+    .slice(0, max)
+    .map((s) => s.url);
 }
 
 /** Product URLs of a sitemap: those matching the PDP patterns; in a product sitemap every page entry counts. */
@@ -108,20 +138,46 @@ function collectValue(v: EntityValue, out: string[], depth: number): void {
 }
 
 /**
- * §8 `platform`, from the homepage's raw HTML and headers: the platforms' own asset hosts, globals, headers and
- * class names. The first match in the order shopify, woocommerce, bigcommerce, magento wins.
+ * §8 `platform`, from the homepage's headers and the technical parts of its HTML: tags with their attributes and
+ * inline scripts, never the visible text (a page that talks about WooCommerce does not run on it). The first match
+ * in the order shopify, woocommerce, bigcommerce, magento wins.
  */
 export function detectPlatform(html: string, headers: Record<string, string>): Platform {
   const h = (name: string) => headers[name] ?? '';
-  // Limit the search to the head and the first part of the body: the markers sit in asset URLs and globals.
-  const text = html.length > 600_000 ? html.slice(0, 600_000) : html;
-  if (h('x-shopid') || h('x-shopify-stage') || /shopify/i.test(h('powered-by')) || /cdn\.shopify\.com|Shopify\.theme|myshopify\.com/.test(text)) {
-    return 'shopify';
-  }
-  if (/wp-content\/plugins\/woocommerce|\bwoocommerce\b/i.test(text) || /woocommerce/i.test(h('link'))) return 'woocommerce';
-  if (/cdn\d*\.bigcommerce\.com|\/stencil\/|stencil-utils|data-stencil|stencilBootstrap|BCData/.test(text)) return 'bigcommerce';
-  if (/["'/]mage\/|Magento_|x-magento-init/.test(text) || h('x-magento-cache-debug') || h('x-magento-tags')) return 'magento';
+  const code = technicalParts(html.length > 600_000 ? html.slice(0, 600_000) : html);
+  if (h('x-shopid') || h('x-shopify-stage') || /shopify/i.test(h('powered-by')) || SHOPIFY.test(code)) return 'shopify';
+  if (WOOCOMMERCE.test(code) || /woocommerce|\/wc\/store/i.test(h('link'))) return 'woocommerce';
+  if (BIGCOMMERCE.test(code)) return 'bigcommerce';
+  if (MAGENTO.test(code) || h('x-magento-cache-debug') || h('x-magento-tags')) return 'magento';
   return 'other';
+}
+
+// Asset hosts and paths in attributes, platform globals in scripts, template class names.
+const SHOPIFY = /(?:src|href|content)=["'][^"']*(?:cdn\.shopify\.com|\.myshopify\.com)|\bShopify\.(?:theme|shop|routes)\b|ShopifyAnalytics/;
+const WOOCOMMERCE = /(?:src|href)=["'][^"']*\/wp-content\/plugins\/woocommerce\/|\bclass=["'][^"']*\bwoocommerce(?:-page)?\b|\b(?:woocommerce_params|wc_add_to_cart_params|wc_cart_fragments_params)\b|content=["']WooCommerce\b/i;
+const BIGCOMMERCE = /cdn\d*\.bigcommerce\.com|\/stencil\/|stencil-utils|data-stencil|stencilBootstrap|\bBCData\b/;
+const MAGENTO = /["'/]mage\/|Magento_|x-magento-init/;
+
+/** The tags (with attributes) and inline script bodies of a page, without its text: linear, one pass. */
+export function technicalParts(html: string): string {
+  const out: string[] = [];
+  const lower = html.toLowerCase();
+  let i = html.indexOf('<');
+  while (i >= 0 && i < html.length) {
+    const end = html.indexOf('>', i);
+    if (end < 0) break;
+    const tag = html.slice(i, end + 1);
+    out.push(tag);
+    let next = end + 1;
+    if (/^<script\b/i.test(tag)) {
+      const close = lower.indexOf('</script', next);
+      const stop = close < 0 ? html.length : close;
+      out.push(html.slice(next, stop));
+      next = stop;
+    }
+    i = html.indexOf('<', next);
+  }
+  return out.join('\n');
 }
 
 function pathOf(url: string | URL): string | null {

@@ -4,11 +4,12 @@
 // the homepage and the well-known files are always fetched; product pages only where robots.txt lets our own
 // token in; never a cart, checkout or account path; POST only for MCP initialize/tools/list.
 import type { Artifacts, McpProbe, PageFacts, Resource, RobotsInfo } from './artifacts.js';
-import { cleanCandidates, detectPlatform, isForbiddenPath, productUrlsFromHome, productUrlsFromSitemap } from './discover.js';
+import { cleanCandidates, detectPlatform, isForbiddenPath, otherLinksFromHome, productUrlsFromHome, productUrlsFromSitemap } from './discover.js';
 import type { Fetcher, FetchOptions } from './fetch.js';
 import { parsePage } from './html.js';
 import { findMcpEndpoint, parseJsonLimited, probeMcp } from './mcp-probe.js';
-import { extractProduct, isProductPage } from './product.js';
+import { extractProduct } from './product.js';
+import { recognizeProductPage } from './recognize.js';
 import { parseRobots, SCANNER_TOKEN } from './robots.js';
 import { MAX_SITEMAP_INDEX_DEPTH, parseSitemap, pickChildSitemap, sameHostUrls, type SitemapDoc } from './sitemap.js';
 
@@ -118,8 +119,10 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
   void pdpsP.then((pdps) => firstPdp(pdps[0] ?? null));
   const markdownP = firstPdpP.then(async (first) => {
     budget.release('markdown');
-    if (!first) return null;
-    const url = first.resource.ok ? first.resource.res.url : first.resource.url;
+    // No product page found (a brochure site, a service): R13 asks the homepage instead, and protocol_markdown
+    // looks for the homepage's title there; not when the homepage failed or blew the size cap (no second dose).
+    if (!first && !home.ok) return null;
+    const url = !first ? finalUrl(home) : first.resource.ok ? first.resource.res.url : first.resource.url;
     return get(url, { kind: 'html', ua: 'agent', accept: MARKDOWN_ACCEPT });
   });
 
@@ -265,12 +268,17 @@ async function samplePdps(c: PdpContext): Promise<Pdp[]> {
   const tried = new Set<string>();
   let attempts = 0;
 
-  if (c.homePage && c.home.res && isProductPage(c.homePage)) {
-    pdps.push({ resource: c.home, page: c.homePage, product: extractProduct(c.homePage), foundVia: 'self' });
-    c.onFirst(pdps[0]);
+  // The homepage is the product page up front only by its markup (a single-product store); by its visible signals
+  // only when no other product page turns up, since store homepages show prices and buy buttons for many products.
+  const homeRecognition = c.homePage && c.home.res ? recognizeProductPage(c.homePage) : null;
+  const useHome = () => {
+    if (!c.homePage || !homeRecognition) return;
+    pdps.push({ resource: c.home, page: c.homePage, product: extractProduct(c.homePage, homeRecognition), foundVia: 'self' });
+    if (pdps.length === 1) c.onFirst(pdps[0]);
     tried.add(c.homePage.url);
     c.budget.release('pdps', 1);
-  }
+  };
+  if (homeRecognition?.byMarkup) useHome();
 
   const tryFrom = async (candidates: string[], via: 'home' | 'sitemap') => {
     const queue = candidates.filter((u) => !tried.has(u) && c.crawlable(u));
@@ -296,12 +304,13 @@ async function samplePdps(c: PdpContext): Promise<Pdp[]> {
       // response time measured for a sibling still in flight (access_response_time).
       const pages = resources.map((resource) => {
         const page = pageOf(resource);
-        return { resource, page, isPdp: page !== null && resource.res !== undefined && resource.res.status < 400 && isProductPage(page) };
+        const recognition = page !== null && resource.res !== undefined && resource.res.status < 400 ? recognizeProductPage(page) : null;
+        return { resource, page, recognition };
       });
       for (const p of pages) {
-        if (p.isPdp && pdps.length < PDP_SAMPLE && p.page) {
+        if (p.recognition?.isProduct && pdps.length < PDP_SAMPLE && p.page) {
           if (pdps.some((d) => d.page?.url === p.page?.url)) continue; // two links redirecting to one page
-          pdps.push({ resource: p.resource, page: p.page, product: extractProduct(p.page), foundVia: via });
+          pdps.push({ resource: p.resource, page: p.page, product: extractProduct(p.page, p.recognition), foundVia: via });
           if (pdps.length === 1) c.onFirst(pdps[0]);
         }
       }
@@ -309,11 +318,14 @@ async function samplePdps(c: PdpContext): Promise<Pdp[]> {
   };
 
   await tryFrom(c.fromHome, 'home');
+  const base = c.homePage ? safeUrl(c.homePage.url) ?? c.inputUrl : c.inputUrl;
   if (pdps.length < PDP_SAMPLE) {
     const sm = await c.sitemapP;
-    const base = c.homePage ? safeUrl(c.homePage.url) ?? c.inputUrl : c.inputUrl;
     await tryFrom(cleanCandidates(sm.productUrls, base, c.inputUrl), 'sitemap');
   }
+  // No link looked like a product's: the homepage's other links, most product-like first.
+  if (pdps.length === 0 && c.homePage) await tryFrom(otherLinksFromHome(c.homePage, c.inputUrl), 'home');
+  if (pdps.length === 0 && homeRecognition?.isProduct && !homeRecognition.byMarkup) useHome();
   c.budget.release('pdps');
   return pdps;
 }

@@ -21,6 +21,10 @@ export const MAX_VISIBLE_TEXT = 200_000;
 const MAX_NOSCRIPT_TEXT = 20_000;
 const MAX_SHORT_TEXT = 1_000; // anchor, button, heading texts
 const MAX_LIST = 10_000; // links, buttons, metas, forms kept per page
+const MAX_TEMPLATE_TOKENS = 100;
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
+const MAX_SCRIPT_HINTS = 10;
+const PAGE_TYPE = /["']?(?:page_?type|pagetype)["']?\s{0,5}[:=]\s{0,5}["'][\w -]{1,40}["']/gi;
 const MAX_JSON_LD_BLOCKS = 200;
 
 type Element = P5.Element;
@@ -72,6 +76,8 @@ export function parsePage(html: string, url: string, opts: ParseOptions = {}): P
     jsonLd,
     entities: flattenEntities(tops),
     visibleText: walker.visibleText(),
+    templateTokens: walker.templateTokens,
+    scriptHints: walker.scriptHints,
     noscriptText: collapse(walker.noscript.join(' ')).slice(0, MAX_NOSCRIPT_TEXT),
     scriptCount: walker.scriptCount,
     bodyBytes: Buffer.byteLength(html, 'utf8'),
@@ -131,6 +137,8 @@ class Walker {
   forms: FormInfo[] = [];
   buttons: string[] = [];
   noscript: string[] = [];
+  templateTokens: string[] = [];
+  scriptHints: string[] = [];
   scriptCount = 0;
 
   private readonly ldTexts: string[] = [];
@@ -202,7 +210,11 @@ class Walker {
     switch (tag) {
       case 'html':
         this.lang ??= nonEmpty((attr(el, 'lang') ?? attr(el, 'xml:lang'))?.slice(0, 100) ?? null);
+        this.template(el);
         return;
+      case 'body':
+        this.template(el);
+        break;
       case 'title':
         if (this.title === null && el.namespaceURI === HTML_NS) this.title = nonEmpty(collapse(childText(el)).slice(0, MAX_SHORT_TEXT));
         return;
@@ -245,7 +257,8 @@ class Walker {
   }
 
   private text(value: string): void {
-    const t = value.replace(/\s+/g, ' ');
+    // Bidi marks and zero-width characters are invisible: "ASIN \u200f : \u200e B07…" reads as "ASIN : B07…".
+    const t = value.replace(INVISIBLE, '').replace(/\s+/g, ' ');
     if (t === '' || t === ' ') {
       if (t === ' ') this.appendVisible(' ');
       return;
@@ -369,6 +382,20 @@ class Walker {
     this.scriptCount++;
     const type = (attr(el, 'type') ?? '').split(';')[0].trim().toLowerCase();
     if (type === 'application/ld+json' && this.ldTexts.length < MAX_JSON_LD_BLOCKS) this.ldTexts.push(childText(el));
+    else if (this.scriptHints.length < MAX_SCRIPT_HINTS && !attr(el, 'src')) {
+      // Shop platforms tell their own scripts which template is showing: "pageType":"product", page_type: 'product'.
+      for (const m of childText(el).slice(0, 200_000).matchAll(PAGE_TYPE)) {
+        if (this.scriptHints.length < MAX_SCRIPT_HINTS) this.scriptHints.push(m[0]);
+      }
+    }
+  }
+
+  /** id and class tokens of <html> and <body>: template names such as single-product or catalog-product-view. */
+  private template(el: Element): void {
+    const raw = `${attr(el, 'id') ?? ''} ${attr(el, 'class') ?? ''}`.slice(0, 2_000).toLowerCase();
+    for (const token of raw.split(/\s+/)) {
+      if (token !== '' && this.templateTokens.length < MAX_TEMPLATE_TOKENS) this.templateTokens.push(token);
+    }
   }
 
   jsonLd(): { info: JsonLdInfo; values: unknown[] } {

@@ -77,22 +77,24 @@ export function currencySignals(page: PageFacts): Set<string> {
   for (const key of ['product:price:currency', 'og:price:currency']) {
     for (const v of page.meta[key] ?? []) if (ISO_4217.has(v.trim().toUpperCase())) out.add(v.trim().toUpperCase());
   }
-  const lang = /^([a-z]{2,3})(?:[-_]([a-z]{2}))?\b/i.exec(page.lang ?? '');
-  const fromRegion = lang?.[2] ? own(COUNTRY_CURRENCY, lang[2].toLowerCase()) : undefined;
-  if (fromRegion) out.add(fromRegion);
-  else if (lang) {
-    const fromLanguage = own(LANGUAGE_CURRENCY, lang[1].toLowerCase());
-    if (fromLanguage) out.add(fromLanguage);
+  // The language region (lang="de-AT", og:locale="zh_TW"), else the language alone, and the country TLD of the page's
+  // own addresses: its URL, canonical and og:url (a page saved or proxied elsewhere still names its store).
+  for (const locale of [page.lang, ...(page.meta['og:locale'] ?? [])]) {
+    const lang = /^([a-z]{2,3})(?:[-_]([a-z]{2}))?\b/i.exec(locale ?? '');
+    if (!lang) continue;
+    const fromLocale = lang[2] ? own(COUNTRY_CURRENCY, lang[2].toLowerCase()) : own(LANGUAGE_CURRENCY, lang[1].toLowerCase());
+    if (fromLocale) out.add(fromLocale);
   }
-  let host = '';
-  try {
-    host = new URL(page.url).hostname;
-  } catch {
-    // no usable URL: no TLD signal
+  for (const address of [page.url, page.canonical, ...(page.meta['og:url'] ?? [])]) {
+    let host: string;
+    try {
+      host = new URL(address ?? '').hostname;
+    } catch {
+      continue; // no usable URL: no TLD signal
+    }
+    const fromTld = own(COUNTRY_CURRENCY, host.slice(host.lastIndexOf('.') + 1).toLowerCase());
+    if (fromTld) out.add(fromTld);
   }
-  const tld = host.slice(host.lastIndexOf('.') + 1).toLowerCase();
-  const fromTld = own(COUNTRY_CURRENCY, tld);
-  if (fromTld) out.add(fromTld);
   return out;
 }
 

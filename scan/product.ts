@@ -6,47 +6,37 @@ import { collapse, firstString, hasType, propEntities, propStrings, propValues, 
 import { currencySignals, escapeRe, findPrices, normaliseCurrency, parseStructuredPrice } from './price.js';
 import { bestAvailability, normaliseAvailability, textAvailability } from './availability.js';
 import { gtinValid } from './identifiers.js';
+import { TITLE_WINDOW, hasPurchaseControl, isProductEntity, metaPrice, ogProduct, recognizeProductPage, titleIndex, type Recognition } from './recognize.js';
 
-export { gtinValid } from './identifiers.js';
-
-export const PRODUCT_TYPES: ReadonlySet<string> = new Set([
-  'Product', 'ProductGroup', 'ProductModel', 'IndividualProduct', 'SomeProducts', 'Vehicle', 'Car', 'Motorcycle',
-  'MotorizedBicycle', 'BusOrCoach', 'DietarySupplement',
-]);
-// Not Product subtypes, but sold like products: they count when they carry an offer.
-const OFFERED_TYPES: ReadonlySet<string> = new Set(['Book', 'Game', 'MusicAlbum', 'Movie', 'SoftwareApplication', 'VideoGame']);
 const OFFER_TYPES: ReadonlySet<string> = new Set(['Offer', 'AggregateOffer']);
 const BRAND_TYPES: ReadonlySet<string> = new Set([
   'Brand', 'Organization', 'Corporation', 'OnlineStore', 'OnlineBusiness', 'LocalBusiness', 'Store',
 ]);
 const ATTRIBUTE_PROPS = ['color', 'size', 'material', 'pattern', 'category', 'additionalProperty', 'variesBy'];
 const SOURCE_ORDER: readonly Entity['source'][] = ['json-ld', 'microdata', 'rdfa'];
-const HTML_WINDOW = 6_000; // characters of visible text after the product title searched for price and stock
 
 // ---------------------------------------------------------------------------------------------------------------
 // Entry points
 
-/** design/checks.md §2: a page is a PDP once it carries Product markup or og:type=product (or OG price tags). */
+/** design/checks.md §2, widened: markup, OpenGraph product tags, or what the page shows (scan/recognize.ts). */
 export function isProductPage(page: PageFacts): boolean {
-  return page.entities.some(isProductEntity) || ogProduct(page.meta) || metaPrice(page.meta) !== null;
+  return recognizeProductPage(page).isProduct;
 }
 
 /**
- * Product facts with their sources, or null when the page shows no product: no Product markup, no OG product
- * tags, and not even a titled page with a visible price and a buy control (then `markup` is 'none').
+ * Product facts with their sources, or null when the page is not a product page. A product page without any
+ * markup still yields what its visible text says (source html; `markup` is then 'none').
  */
-export function extractProduct(page: PageFacts): ProductFacts | null {
+export function extractProduct(page: PageFacts, recognition: Recognition = recognizeProductPage(page)): ProductFacts | null {
+  if (!recognition.isProduct) return null;
   const choice = chooseProduct(page.entities);
-  const markupSignal = choice !== null || ogProduct(page.meta) || metaPrice(page.meta) !== null;
   const readings: Reading[] = [];
   if (choice) {
     readings.push(entityReading(choice.entity, choice.members, page));
     for (const other of secondaryProducts(page.entities, choice)) readings.push(entityReading(other, [other], page));
   }
   readings.push(metaReading(page), plainMetaReading(page));
-  const html = htmlReading(page, readings);
-  if (!markupSignal && !html.productSignal) return null;
-  readings.push(html.reading);
+  readings.push(htmlReading(page, readings));
   return assemble(page, readings, choice);
 }
 
@@ -57,10 +47,6 @@ interface Choice {
   entity: Entity;
   members: Entity[]; // the entity plus its variants (hasVariant, or same-name siblings: one node per variant)
   offers: Entity[];
-}
-
-function isProductEntity(e: Entity): boolean {
-  return hasType(e, PRODUCT_TYPES) || (hasType(e, OFFERED_TYPES) && propEntities(e, 'offers').length > 0);
 }
 
 /** How much an agent learns from the entity (a group counts what its variants add). */
@@ -284,14 +270,6 @@ function metaFirst(meta: Record<string, string[]>, ...keys: string[]): string | 
   return null;
 }
 
-function ogProduct(meta: Record<string, string[]>): boolean {
-  return (meta['og:type'] ?? []).some((t) => /^(?:[\w-]+:)?product(?:\.item|\.group)?$/i.test(t.trim()));
-}
-
-function metaPrice(meta: Record<string, string[]>): string | null {
-  return metaFirst(meta, 'product:price:amount', 'og:price:amount', 'product:sale_price:amount');
-}
-
 /** OpenGraph product tags (source opengraph), then plain meta tags such as description and Twitter labels. */
 function metaReading(page: PageFacts): Reading {
   const m = page.meta;
@@ -396,20 +374,30 @@ function stripTags(s: string | null): string | null {
 
 // Labels of spec tables and product info blocks, at the start of a line, in the languages seen in stores.
 const LABELS = {
-  brand: ['brand', 'brand name', 'marca', 'marque', 'marke', 'merk', 'märke', 'marka', 'značka', 'znamka', 'kaubamärk', 'prekės ženklas', 'zīmols', '品牌', 'ブランド'],
-  maker: ['manufacturer', 'hersteller', 'fabricante', 'produttore', 'fabricant', 'proizvajalec', 'výrobca', 'výrobce', 'producent', 'tootja', 'valmistaja', '製造商'],
+  brand: [
+    'brand', 'brand name', 'marca', 'marque', 'marke', 'merk', 'märke', 'mærke', 'marka', 'marchio', 'značka', 'znamka',
+    'kaubamärk', 'prekės ženklas', 'zīmols', 'make', 'make / manufacturer', 'бренд', 'марка', '品牌', 'ブランド', '브랜드',
+  ],
+  maker: [
+    'manufacturer', 'hersteller', 'fabricante', 'produttore', 'fabricant', 'fabrikant', 'proizvajalec', 'výrobca', 'výrobce',
+    'producent', 'producer', 'tillverkare', 'gyártó', 'producător', 'tootja', 'valmistaja', 'производитель', '製造商', 'メーカー',
+  ],
   sku: [
-    'sku', 'item no', 'item number', 'item #', 'item code', 'article number', 'article no', 'art.-nr', 'art. nr', 'artikel-nr',
-    'artikelnummer', 'artikelnr', 'product code', 'product no', 'product number', 'product id', 'id produto',
-    'código', 'código do produto', 'código de producto', 'codice', 'codice articolo', 'codice prodotto', 'référence',
-    'réf', 'ref', 'reference', 'tootekood', 'kód produktu', 'kód', 'šifra', '商品編號', '商品番号', 'web code', 'asin',
-    'catalogue number', 'cat. no', 'style number', 'style no',
+    'sku', 'item no', 'item number', 'item #', 'item code', 'item id', 'article number', 'article no', 'art.-nr', 'art. nr',
+    'art.nr', 'art. no', 'artikel-nr', 'artikelnummer', 'artikelnr', 'product code', 'product no', 'product number', 'product id',
+    'id produto', 'código', 'código do produto', 'código de producto', 'codice', 'codice articolo', 'codice prodotto',
+    'numero articolo', 'numero oggetto ebay', "numéro de l'objet ebay", 'ebay-artikelnummer', 'número de artículo de ebay',
+    'référence', 'réf', 'ref', 'reference', 'tootekood', 'kód produktu', 'kód', 'kod produktu', 'kod towaru', 'šifra',
+    'varenummer', 'varenr', 'tuotenumero', 'cikkszám', 'артикул', 'код товара', 'ad id', 'post id', 'listing id',
+    '商品編號', '商品番号', '货号', '상품번호', 'web code', 'asin', 'catalogue number', 'cat. no', 'style number', 'style no',
   ],
   mpn: [
-    'mpn', 'manufacturer part number', 'mfr part number', 'mfr. part', 'part number', 'model number', 'model no',
-    'item model number', 'modelo', 'modello', 'modèle', 'modell', 'model', 'herstellernummer', 'hersteller-artikelnummer',
+    'mpn', 'manufacturer part number', 'mfr part number', 'mfr. part', 'mfr #', 'part number', 'model number', 'model no',
+    'item model number', 'model name / number', 'modelo', 'número de modelo', 'modello', 'numero modello articolo', 'modèle',
+    "numéro du modèle de l'article", 'modell', 'modellnummer', 'modelnummer', 'numer modelu', 'model',
+    'herstellernummer', 'hersteller-artikelnummer', 'herstellerartikelnummer', 'модель', '型番', '型號',
   ],
-  gtin: ['ean', 'ean13', 'ean-13', 'ean code', 'gtin', 'gtin13', 'upc', 'isbn', 'isbn-13', 'isbn13', 'barcode', 'código de barras'],
+  gtin: ['ean', 'ean13', 'ean-13', 'ean code', 'gtin', 'gtin13', 'upc', 'isbn', 'isbn-13', 'isbn13', 'barcode', 'código de barras', 'kod ean'],
 };
 
 function labelRegex(labels: readonly string[], leadingWord: boolean): RegExp {
@@ -464,62 +452,49 @@ function shapeValue(kind: LabelKind, raw: string): string | undefined {
   return v;
 }
 
-// Purchase controls in store languages (button, submit or link text).
-const BUY_TEXT = /^(?:add to (?:cart|basket|bag|trolley)|buy now|buy it now|order now|add to order|in den warenkorb|in den einkaufswagen|ajouter au panier|aggiungi al carrello|añadir al carrito|agregar al carrito|adicionar ao carrinho|comprar|in winkelwagen|lägg i varukorg|læg i kurv|legg i handlekurv|dodaj v košarico|naroči|do košíka|vložiť do košíka|do koszyka|lisa ostukorvi|ostukorvi|加入購物車|立即購買|カートに入れる|장바구니 담기)(?![\p{L}\d])/iu;
-const CART_ACTION = /cart|basket|bag|checkout|buy/i;
-
-function hasBuyControl(page: PageFacts): boolean {
-  const short = (t: string): boolean => t.length <= 50 && BUY_TEXT.test(t.trim());
-  return (
-    page.buttons.some(short) ||
-    page.links.some((l) => short(l.text)) ||
-    page.forms.some((f) => f.method === 'post' && f.action !== null && CART_ACTION.test(pathOf(f.action)))
-  );
-}
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return '';
-  }
-}
-
 /** What the body says (source html): title, a price near it, stock wording or a buy button, labelled codes. */
-function htmlReading(page: PageFacts, earlier: readonly Reading[]): { reading: Reading; productSignal: boolean } {
+function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
   const text = page.visibleText;
-  const name = earlier.find((r) => r.name && r.source !== 'opengraph')?.name ?? page.h1 ?? null;
-  const anchor = findAnchor(text, name, page.h1);
-  const buyControl = hasBuyControl(page);
+  const name = earlier.find((r) => r.name && r.source !== 'opengraph')?.name ?? null;
+  const anchor = titleIndex(page, name);
   const r: Reading = { source: 'html' };
   if (page.h1) r.name = cleanText(page.h1, 500);
   if (anchor >= 0) {
-    const window = text.slice(anchor, anchor + HTML_WINDOW);
+    const window = text.slice(anchor, anchor + TITLE_WINDOW);
     const price = findPrices(window)[0];
     if (price) r.price = price;
-    // An agent takes a buy button with no stock warning near the title as "can be bought now".
-    const stock = textAvailability(window) ?? (buyControl ? 'InStock' : null);
+    // An agent takes a buy button, or a price with no stock warning near the title, as "can be bought now".
+    const stock = textAvailability(window) ?? (hasPurchaseControl(page) || r.price ? 'InStock' : null);
     if (stock) r.availability = stock;
   }
   const from = Math.max(anchor, 0);
-  const brand = labelled(text, 'brand', from) ?? labelled(text, 'maker', from);
+  const brand = labelled(text, 'brand', from) ?? labelled(text, 'maker', from) ?? brandFromLinks(page, name ?? page.h1);
   if (brand) r.brand = { value: brand, isEntity: false };
   r.gtin = labelled(text, 'gtin', from);
   r.mpn = labelled(text, 'mpn', from);
   r.sku = labelled(text, 'sku', from);
-  const productSignal = anchor >= 0 && r.price !== undefined && page.h1 !== null && buyControl;
-  return { reading: r, productSignal };
+  return r;
 }
 
-/** Where the product title first appears in the visible text (-1 when it does not). */
-function findAnchor(text: string, name: string | null, h1: string | null): number {
-  for (const candidate of [name, h1]) {
-    if (!candidate) continue;
-    const needle = candidate.slice(0, 120);
-    const i = text.indexOf(needle);
-    if (i >= 0) return i;
-    const j = text.toLowerCase().indexOf(needle.toLowerCase());
-    if (j >= 0) return j;
+// Brand pages a product links to (/brands/acme, /marca/acme, OpenCart's manufacturer_id) and store bylines
+// ("Visit the Acme Store", "Brand: Acme").
+const BRAND_PATH = /\/(?:brands?|marcas?|marques?|marken?|merken?|manufacturers?|hersteller|fabricantes?|producenci|designers?|vendors?)\/[^/]+|[?&](?:brand|manufacturer_id|manufacturer)=[^&]+/i;
+const BYLINE = /^(?:visit the (.{1,40}) store|brand:\s*(.{1,40})|marke:\s*(.{1,40})|marque\s?:\s*(.{1,40})|marca:\s*(.{1,40})|besuche den (.{1,40})-store|visiter la boutique (.{1,40})|visita lo store di (.{1,40})|visita la tienda de (.{1,40}))$/i;
+const GENERIC_BRAND_TEXT = /^(?:brands?|all brands|shop by brand|more|see all|view all|marcas|marques|marken|hersteller|manufacturers?)$/i;
+
+/** A brand named by a byline link, or by a brand-page link whose name the product title carries (or the only one). */
+function brandFromLinks(page: PageFacts, productName: string | null): string | undefined {
+  const byBrandPage = new Set<string>();
+  for (const link of page.links.slice(0, 3_000)) {
+    const text = link.text.trim();
+    if (text === '' || text.length > 60) continue;
+    const byline = BYLINE.exec(text);
+    const named = byline?.slice(1).find((g) => g !== undefined)?.trim();
+    if (named) return named;
+    if (link.url && BRAND_PATH.test(link.url) && !GENERIC_BRAND_TEXT.test(text) && text.length <= 40) byBrandPage.add(text);
   }
-  return -1;
+  const name = (productName ?? '').toLowerCase();
+  const inName = [...byBrandPage].find((b) => b.length >= 2 && name.includes(b.toLowerCase()));
+  if (inName) return inName;
+  return byBrandPage.size === 1 ? [...byBrandPage][0] : undefined;
 }

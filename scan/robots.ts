@@ -1,6 +1,11 @@
-// robots.txt as RFC 9309 crawlers read it (robots-parser: a named group beats `*`, longest match wins, Allow wins
-// ties, groups for one token are merged), plus what the audit reports besides permissions: sitemaps, named groups,
+// robots.txt as RFC 9309 crawlers read it, plus what the audit reports besides permissions: sitemaps, named groups,
 // Content-Signal and unknown lines. It never fetches; gather.ts hands in the R2 resource.
+//
+// Groups are rebuilt here (RFC 9309 §2.2.1) and only then handed to robots-parser, which does the rest: a named group
+// beats `*`, groups naming one token are merged, the longest match wins, Allow wins ties, `*` and `$` patterns and
+// percent-encoding (§2.2.2–2.2.3). Its own line reader gets group boundaries wrong in ways that flip the H1 verdict:
+// a group without rules falls back to `*`, and any line other than user-agent (Sitemap, Content-Signal, a typo)
+// between two user-agent lines splits one group into two.
 import robotsParserModule from 'robots-parser';
 import type { Resource, RobotsInfo } from './artifacts.js';
 
@@ -70,11 +75,16 @@ const KNOWN_FIELDS = new Set([
 const BASE = 'http://robots.invalid';
 const MAX_LINES = 100_000;
 
-/** Lower case and without "/version", the same normalisation robots-parser applies to group names. */
+/**
+ * The product token a user-agent value names, lower case (§2.2.1: matched case-insensitively): `*`, or the value up
+ * to the first character that cannot be part of a token, so "ChatGPT-User/2.0" and "Googlebot Images" name
+ * "chatgpt-user" and "googlebot". The RFC allows only letters, `_` and `-`; digits are kept because real tokens
+ * carry them (AI2Bot, 360Spider). An empty result names nobody.
+ */
 export function normaliseToken(token: string): string {
-  const lower = token.toLowerCase();
-  const slash = lower.indexOf('/');
-  return (slash >= 0 ? lower.slice(0, slash) : lower).trim();
+  const value = token.trim();
+  if (value === '*' || /^\*\s/.test(value)) return '*';
+  return (/^[A-Za-z0-9_-]*/.exec(value)?.[0] ?? '').toLowerCase();
 }
 
 /** Path and query of a URL or a bare path, re-rooted on a fixed origin: robots-parser refuses other origins. */
@@ -91,6 +101,86 @@ function statusOf(resource: Resource): number | null {
   return resource.ok ? resource.res.status : (resource.res?.status ?? null);
 }
 
+interface Rule {
+  allow: boolean;
+  path: string;
+}
+
+/** One group (RFC 9309 §2.2.1): the tokens of a run of user-agent lines and the rules that follow the run. */
+interface Group {
+  agents: string[];
+  rules: Rule[];
+}
+
+/**
+ * Does an unrecognised line look like a user-agent line gone wrong ("User agent: X", "Useragent: X", "User-agent X")?
+ * Its name is the part before the colon, or the first two words when the colon is missing.
+ */
+function misspeltUserAgent(line: string): boolean {
+  const colon = line.indexOf(':');
+  const name = (colon >= 0 ? line.slice(0, colon) : line.split(/\s+/, 2).join(' ')).toLowerCase().replace(/[^a-z]/g, '');
+  return name.startsWith('user') || name.includes('agent');
+}
+
+/**
+ * Rebuilds the groups of a robots.txt body (comments stripped, lines trimmed, blank lines dropped):
+ * - a run of user-agent lines ends only at an allow or disallow line (§2.2.1); Sitemap, Crawl-delay, Content-Signal
+ *   and unknown lines inside the run neither end it nor start a new group (§2.2.4: parsing other records MUST NOT
+ *   interfere with parsing the ones the protocol defines);
+ * - every named token gets its group, rules or not: a group without rules allows everything and its agents do not
+ *   fall back to `*`;
+ * - allow/disallow lines before any user-agent line belong to no group and are ignored;
+ * - a misspelt user-agent line after a group's rules starts a new group that names nobody: RFC 9309 would ignore
+ *   the line and hand the rules below it to the group above, but the writer meant them for another agent, and
+ *   giving them to `*` (or to a live agent's group) is how one bot's `Disallow: /` turns into a block of the whole
+ *   store. Those rules apply to no agent we check; the line still counts as unparseable.
+ */
+function rebuildGroups(lines: readonly string[]): Group[] {
+  const groups: Group[] = [];
+  let current: Group | null = null;
+  let inRules = false; // the current group has had an allow/disallow line, so the next user-agent line opens a new one
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const field = colon > 0 ? line.slice(0, colon).trim().toLowerCase() : '';
+    const value = line.slice(colon + 1).trim();
+    if (field === 'user-agent') {
+      if (!current || inRules) {
+        current = { agents: [], rules: [] };
+        groups.push(current);
+        inRules = false;
+      }
+      const token = normaliseToken(value);
+      if (token !== '' && !current.agents.includes(token)) current.agents.push(token);
+    } else if (field === 'allow' || field === 'disallow') {
+      if (!current) continue;
+      inRules = true;
+      if (value !== '') current.rules.push({ allow: field === 'allow', path: value });
+    } else if (!KNOWN_FIELDS.has(field) && current && inRules && misspeltUserAgent(line)) {
+      current = { agents: [], rules: [] };
+      groups.push(current);
+      inRules = false;
+    }
+  }
+  return groups;
+}
+
+/**
+ * The rebuilt groups written out again, one run of user-agent lines and its rules per group, for robots-parser to
+ * match paths against. Each group carries an empty Disallow (which matches nothing) so that robots-parser records a
+ * group without rules too; groups that name nobody are left out.
+ */
+function normalisedText(groups: readonly Group[]): string {
+  const out: string[] = [];
+  for (const g of groups) {
+    if (g.agents.length === 0) continue;
+    for (const agent of g.agents) out.push(`User-agent: ${agent}`);
+    out.push('Disallow:');
+    for (const r of g.rules) out.push(`${r.allow ? 'Allow' : 'Disallow'}: ${r.path}`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
 export function parseRobots(resource: Resource): RobotsInfo {
   const status = statusOf(resource);
   const is2xx = status !== null && status >= 200 && status < 300;
@@ -103,14 +193,14 @@ export function parseRobots(resource: Resource): RobotsInfo {
   const text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
 
   const sitemaps: string[] = [];
-  const groups: string[] = [];
   let contentSignal = false;
   let parseErrors = 0;
-  const lines = text.split(/\r\n|\r|\n/, MAX_LINES);
-  for (const raw of lines) {
+  const lines: string[] = [];
+  for (const raw of text.split(/\r\n|\r|\n/, MAX_LINES)) {
     const hash = raw.indexOf('#');
     const line = (hash >= 0 ? raw.slice(0, hash) : raw).trim();
     if (line === '') continue;
+    lines.push(line);
     const colon = line.indexOf(':');
     const field = colon > 0 ? line.slice(0, colon).trim().toLowerCase() : '';
     if (!KNOWN_FIELDS.has(field)) {
@@ -118,22 +208,24 @@ export function parseRobots(resource: Resource): RobotsInfo {
       continue;
     }
     const value = line.slice(colon + 1).trim();
-    if (field === 'user-agent' && value !== '') {
-      const token = normaliseToken(value);
-      if (!groups.includes(token)) groups.push(token);
-    } else if (field === 'sitemap' && value !== '') {
+    if (field === 'sitemap' && value !== '') {
       sitemaps.push(value);
     } else if (field === 'content-signal') {
       contentSignal = true;
     }
   }
 
-  const parser = is2xx ? robotsParser(`${BASE}/robots.txt`, text) : null;
+  const rebuilt = rebuildGroups(lines);
+  const groups: string[] = [];
+  for (const g of rebuilt) for (const agent of g.agents) if (!groups.includes(agent)) groups.push(agent);
+
+  const parser = is2xx ? robotsParser(`${BASE}/robots.txt`, normalisedText(rebuilt)) : null;
   return {
     present: is2xx,
     status,
     isAllowed(userAgent: string, url: string): boolean {
-      if (parser) return parser.isAllowed(onBase(url), userAgent) !== false;
+      // The crawler's own token, read like a user-agent line; one that names nothing obeys `*` (§2.2.1).
+      if (parser) return parser.isAllowed(onBase(url), normaliseToken(userAgent) || '*') !== false;
       return !unreachable;
     },
     sitemaps,

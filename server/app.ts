@@ -11,9 +11,12 @@ import { apiNotFound, errorHandler } from './http-errors.js';
 import { createGuards, type Guards } from './limits.js';
 import { apiRouter, methodNotAllowed } from '../rest/router.js';
 import { discoveryDocument } from '../rest/discovery.js';
+import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { pageNotFound, pagesRouter } from '../rest/pages.js';
 import { mcpRouter } from './mcp.js';
 import { functionDefsRouter, wellKnownRouter } from '../well-known/index.js';
+import { sitemapRouter } from '../rest/sitemap.js';
+import { linkHeader } from '../well-known/links.js';
 
 export interface AppDeps {
   config: Config;
@@ -22,10 +25,13 @@ export interface AppDeps {
   guards?: Guards;
   /** Test seams for the scanner (injected DNS); never set in production. */
   scanOverrides?: ToolContext['scanOverrides'];
+  /** The route table (default ROUTES); tests add rows, e.g. a deprecated one. Never set in production. */
+  routes?: RouteDef[];
 }
 
 export function createApp(deps: AppDeps): Express {
   const { config } = deps;
+  const routes = deps.routes ?? ROUTES;
   const guards = deps.guards ?? createGuards({ config, store: deps.store });
   const app = express();
   app.disable('x-powered-by');
@@ -47,10 +53,11 @@ export function createApp(deps: AppDeps): Express {
     res.status(ready ? 200 : 503).json(ready ? { status: 'ready' } : { status: 'unavailable', code: 'SERVICE_UNAVAILABLE' });
   });
 
-  const discovery = discoveryDocument(config.BASE_URL);
-  const api = apiRouter({ ...deps, guards });
+  const discovery = discoveryDocument(config.BASE_URL, routes);
+  const discoveryLinks = linkHeader(config.BASE_URL);
+  const api = apiRouter({ ...deps, guards, routes });
   for (const prefix of ['/api/v1', '/api']) {
-    app.get(prefix, (_req, res) => void res.json(discovery));
+    app.get(prefix, (_req, res) => void res.setHeader('Link', discoveryLinks).json(discovery));
     app.all(prefix, methodNotAllowed(['GET']));
     app.use(prefix, api);
   }
@@ -60,7 +67,8 @@ export function createApp(deps: AppDeps): Express {
 
   // Other surfaces mount here, one line each: MCP, well-known documents, badge, verify, pages.
   app.use(mcpRouter(deps));
-  app.use(wellKnownRouter(deps));
+  app.use(wellKnownRouter({ config, routes }));
+  app.use(sitemapRouter(deps));
   app.use(pagesRouter({ ...deps, guards }));
   app.use(pageNotFound);
 

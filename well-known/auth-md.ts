@@ -1,13 +1,13 @@
 // GET /auth.md: how to authenticate and what the limits are (spec §5, §8), for people and agents. Which endpoints
 // need a key comes from the route table; the numbers come from the running configuration, not from prose.
 import type { Config } from '../server/config.js';
-import { ROUTES } from '../rest/routes.js';
+import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { MCP_PATH } from '../server/mcp.js';
 import { FUNCTION_DEFS_PATHS } from './function-defs.js';
 
 const AUTH_WORDS = { none: 'no key', optional: 'optional: a valid key raises your quota', pro: '**Pro key required**' } as const;
 
-export function authMd(config: Config): string {
+export function authMd(config: Config, routes: RouteDef[] = ROUTES): string {
   const base = config.BASE_URL;
   return [
     '# Authentication and limits',
@@ -21,14 +21,15 @@ export function authMd(config: Config): string {
     '',
     '## Pro API keys',
     '',
-    '- Create a key in the account page of the console. It is shown once; store it as a secret.',
+    '- There is no self-service console yet: keys are issued by the operator of this service. Ask the operator for one; they create it with `store-readiness keys create --owner <your e-mail>` and send it to you.',
+    '- The key is shown once, when it is created (only its hash is stored), so it cannot be looked up later: store it as a secret. A lost or leaked key is revoked by the operator (`keys revoke`) and replaced with a new one.',
     '- Send it on every request as a header: `Authorization: Bearer <API_KEY>`. Keys in query strings are ignored.',
-    '- A Pro key links each scan to your console.',
+    '- Each scan made with a key is recorded with that key, so it counts against the key\'s quota rather than your IP address.',
     '- **The MCP endpoint needs no authentication.** A valid key sent there only raises the per-minute request limit; an invalid one is ignored.',
     '',
     '## Which endpoints need a key',
     '',
-    ...ROUTES.map((r) => `- \`${r.method.toUpperCase()} /api/v1${r.path}\`: ${AUTH_WORDS[r.auth]}.`),
+    ...routes.map((r) => `- \`${r.method.toUpperCase()} /api/v1${r.path}\`: ${AUTH_WORDS[r.auth]}.`),
     `- \`GET /api/v1\`, \`GET ${FUNCTION_DEFS_PATHS[0]}\`, \`GET /badge/{host}.svg\`, \`GET /verify/{host}\`, \`POST ${MCP_PATH}\`: no key.`,
     '',
     'Every path also answers under the unversioned `/api` alias.',

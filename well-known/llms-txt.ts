@@ -1,30 +1,34 @@
 // GET /llms.txt: the site summary for agents (llmstxt.org: an H1, a "> " summary, then sections of Markdown links),
 // generated from the MCP tools, the function-calling tools and the route table so it cannot drift from them.
-import { ROUTES } from '../rest/routes.js';
+import { ROUTES, type RouteDef } from '../rest/routes.js';
+import { deprecationNote } from '../rest/deprecation.js';
 import { MCP_PATH, mcpTools } from '../server/mcp.js';
 import type { AnyTool } from '../tools/tool.js';
 import { FUNCTION_DEFS_PATHS, functionTools } from './function-defs.js';
 import { MCP_CATALOG_PATH, SERVER_CARD_PATH } from './server-card.js';
+import { CHANGELOG_PATH } from './changelog.js';
+import { API_CATALOG_PATH } from './links.js';
 
 const firstSentence = (text: string): string => (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).trim();
 
 const AUTH_WORDS = { none: 'no key', optional: 'Pro key optional', pro: 'Pro key required' } as const;
 
 /** How a custom agent runs a function-calling tool: the MCP tool of the same name, else its REST route. */
-function executesAs(tool: AnyTool): string {
+function executesAs(tool: AnyTool, routes: RouteDef[]): string {
   if (tool.expose.includes('mcp')) return `the MCP tool \`${tool.name}\``;
-  const route = ROUTES.find((r) => r.tool === tool);
+  const route = routes.find((r) => r.tool === tool && !r.deprecated);
   return route ? `${route.method.toUpperCase()} /api/v1${route.path}` : 'not callable here';
 }
 
-export function llmsTxt(baseUrl: string): string {
+export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
   const toolLine = (t: AnyTool) => `- \`${t.name}\`: ${firstSentence(t.description)}`;
   // Plain GET paths are links; templated or POST paths are shown as code (a link would not work as written).
-  const routeLines = ROUTES.map((r) => {
+  const routeLines = routes.map((r) => {
     const label = `${r.method.toUpperCase()} /api/v1${r.path}`;
     const head = r.method === 'get' && !r.path.includes('{') ? `[${label}](${baseUrl}/api/v1${r.path})` : `\`${label}\``;
-    return `- ${head}: ${r.summary} (${AUTH_WORDS[r.auth]}).`;
+    return `- ${head}: ${r.summary} (${AUTH_WORDS[r.auth]}).${r.deprecated ? ` **${deprecationNote(r.deprecated)}**` : ''}`;
   });
+  const deprecated = routes.filter((r) => r.deprecated);
   return [
     '# Store Readiness',
     '',
@@ -47,11 +51,14 @@ export function llmsTxt(baseUrl: string): string {
     '## Function-calling definitions',
     '',
     `- [${FUNCTION_DEFS_PATHS[0]}](${baseUrl}${FUNCTION_DEFS_PATHS[0]}): OpenAI \`tools\` shape; add \`?format=anthropic\` for Anthropic's.`,
-    ...functionTools().map((t) => `- \`${t.name}\` runs as ${executesAs(t)}.`),
+    ...functionTools().map((t) => `- \`${t.name}\` runs as ${executesAs(t, routes)}.`),
     '',
     '## REST API',
     '',
-    `Canonical paths are under /api/v1; the unversioned /api alias answers the same. Breaking changes only ever ship under a new /vN prefix and are announced here.`,
+    `Canonical paths are under /api/v1; the unversioned /api alias answers the same. Breaking changes only ever ship under a new /vN prefix and are announced here and in the [changelog](${baseUrl}${CHANGELOG_PATH}).`,
+    deprecated.length === 0
+      ? 'No endpoint is deprecated at present.'
+      : `Deprecated endpoints (they answer with Deprecation and Sunset headers until removed): ${deprecated.map((r) => `${r.method.toUpperCase()} /api/v1${r.path}`).join(', ')}.`,
     '',
     `- [GET /api/v1](${baseUrl}/api/v1): Discovery document listing every endpoint (no key).`,
     ...routeLines,
@@ -61,9 +68,12 @@ export function llmsTxt(baseUrl: string): string {
     '## Machine-readable descriptions',
     '',
     `- [OpenAPI 3.1](${baseUrl}/openapi.json): every REST endpoint with its schemas and errors.`,
+    `- [API catalog](${baseUrl}${API_CATALOG_PATH}): RFC 9727 linkset of the REST API and the MCP server.`,
     `- [Function-calling definitions](${baseUrl}${FUNCTION_DEFS_PATHS[0]}): for custom agents.`,
     `- [Authentication and limits](${baseUrl}/auth.md): anonymous use, Pro keys, rate limits, 401 and 429 handling.`,
     `- [MCP server card](${baseUrl}${SERVER_CARD_PATH}) and [MCP catalog](${baseUrl}${MCP_CATALOG_PATH}).`,
+    `- [Changelog](${baseUrl}${CHANGELOG_PATH}): every change users can see, breaking changes and deprecations announced first.`,
+    `- Markdown pages: send \`Accept: text/markdown\` to [the home page](${baseUrl}/), [the readiness index](${baseUrl}/index) or a report (\`/r/{scan_id}\`) for a compact Markdown version.`,
     '',
   ].join('\n');
 }

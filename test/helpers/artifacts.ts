@@ -73,6 +73,8 @@ export function makePage(partial: Partial<PageFacts> = {}): PageFacts {
     jsonLd: { blocks: 0, invalidBlocks: 0, raw: [], errors: [] },
     entities: [],
     visibleText: '',
+    templateTokens: [],
+    scriptHints: [],
     noscriptText: '',
     scriptCount: 0,
     bodyBytes: 0,

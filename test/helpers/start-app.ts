@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { TestContext } from 'node:test';
 import { pino } from 'pino';
 import { createApp, type AppDeps } from '../../server/app.js';
@@ -23,23 +23,39 @@ export interface TestApp {
 export async function startApp(
   t: Pick<TestContext, 'after'> | null,
   env: Record<string, string> = {},
-  extra: Partial<Pick<AppDeps, 'scanOverrides' | 'guards'>> & { store?: StoreRepo } = {},
+  extra: Partial<Pick<AppDeps, 'scanOverrides' | 'guards' | 'routes'>> & {
+    store?: StoreRepo;
+    /** BASE_URL is the app's own loopback address (for scanning the service itself), not http://localhost:3000. */
+    selfBaseUrl?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'srk-test-'));
+  // Listen first, so the port is known before the config is built; the app handles requests once it exists.
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
   // Generous anonymous limits unless a test is about limits: suites make many calls from one IP.
   const config = testConfig({
     DATA_DIR: dataDir,
-    BASE_URL: 'http://localhost:3000',
+    BASE_URL: extra.selfBaseUrl ? url : 'http://localhost:3000',
     ANON_SCANS_PER_HOUR: '10000',
     ANON_READS_PER_MINUTE: '100000',
     ...env,
   });
   const store = extra.store ?? new SqliteRepo(join(dataDir, 'store.db'));
-  await store.init();
-  const app = createApp({ config, store, log: pino({ level: 'silent' }), ...extra });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { selfBaseUrl: _self, ...deps } = extra;
+  try {
+    await store.init();
+    server.on('request', createApp({ config, store, log: pino({ level: 'silent' }), ...deps }));
+  } catch (err) {
+    // An app that refuses to start (a test of exactly that) must not leave the listener behind.
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await store.close().catch(() => {});
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -50,7 +66,7 @@ export async function startApp(
     rmSync(dataDir, { recursive: true, force: true });
   };
   t?.after(close);
-  return { url: `http://127.0.0.1:${port}`, config, store, server, dataDir, close };
+  return { url, config, store, server, dataDir, close };
 }
 
 /** fetch + JSON body in one step, for assertions. */

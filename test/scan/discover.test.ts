@@ -7,6 +7,7 @@ import {
   detectPlatform,
   isForbiddenPath,
   looksLikeProductUrl,
+  otherLinksFromHome,
   productUrlsFromHome,
   productUrlsFromSitemap,
 } from '../../scan/discover.js';
@@ -25,6 +26,14 @@ test('PDP URL patterns of §2', () => {
     'https://s.test/trail-jacket-p-1234',
     'https://s.test/trail-jacket-p-1234.html',
     'https://s.test/catalog/trail-jacket-123456.html',
+    'https://s.test/itm/302474151804',
+    'https://s.test/Prod/144432/',
+    'https://s.test/origins-moisturiser-spf-40/p3182808',
+    'https://s.test/Tommy-Jeans-OFLEKI-x3410048.php',
+    'https://s.test/index.php?route=product/product&product_id=42',
+    'https://s.test/store/122725?pid=260591',
+    'https://s.test/deal/4548094738',
+    'https://s.test/brassiere-noir_P496380C496379',
   ];
   const no = [
     'https://s.test/',
@@ -35,6 +44,8 @@ test('PDP URL patterns of §2', () => {
     'https://s.test/blog/why-products-matter',
     'https://s.test/about.html',
     'https://s.test/search?q=/products/x',
+    'https://s.test/blog/2024/05/our-story',
+    'https://s.test/pages/contact?ref=footer',
   ];
   for (const u of yes) assert.equal(looksLikeProductUrl(u), true, u);
   for (const u of no) assert.equal(looksLikeProductUrl(u), false, u);
@@ -100,6 +111,17 @@ test('cleanCandidates resolves, filters and de-duplicates, never returning the h
   );
 });
 
+test('other homepage links, most product-like first, when none looks like a product URL', () => {
+  const home = parsePage(
+    `<a href="/about">About</a><a href="/blog/new-season">Blog</a><a href="/cart">Cart</a><a href="/terms">Terms</a>
+     <a href="/mens/jackets/trail-runner-jacket-blue-10293">Jacket</a><a href="/mens">Men</a><a href="https://other.test/x-1234">Elsewhere</a>
+     <a href="/logo.png">Logo</a>`,
+    'https://s.test/',
+  );
+  assert.deepEqual(otherLinksFromHome(home, new URL('https://s.test/')), ['https://s.test/mens/jackets/trail-runner-jacket-blue-10293', 'https://s.test/mens']);
+  assert.deepEqual(otherLinksFromHome(parsePage('<a href="/contact">Contact</a>', 'https://s.test/'), new URL('https://s.test/')), []);
+});
+
 test('product URLs from a sitemap: by pattern, or every page of a product sitemap', () => {
   const pages = ['https://s.test/', 'https://s.test/products/a', 'https://s.test/pages/about'];
   assert.deepEqual(productUrlsFromSitemap(pages, 'https://s.test/sitemap.xml'), ['https://s.test/products/a']);
@@ -119,6 +141,11 @@ test('platform detection from homepage HTML and headers', () => {
     ['<script type="text/x-magento-init">{"*": {"mage/cookies": {}}}</script>', {}, 'magento'],
     ['<div data-mage-init=\'{"Magento_Ui/js/core/app": {}}\'></div>', {}, 'magento'],
     ['<p>We sell stencils and image sets.</p>', {}, 'other'],
+    // Visible prose about a platform is not the platform.
+    ['<body class="home"><p>Why we moved from WooCommerce to our own shop; see wp-content/plugins/woocommerce/ and Shopify.theme.</p>', {}, 'other'],
+    ['<a href="https://woocommerce.com/">WooCommerce</a> vs <a href="https://www.shopify.com/">Shopify</a>', {}, 'other'],
+    ['<script>var wc_add_to_cart_params = {"ajax_url":"/wp-admin/admin-ajax.php"};</script>', {}, 'woocommerce'],
+    ['<meta name="generator" content="WooCommerce 8.2.1">', {}, 'woocommerce'],
     ['', {}, 'other'],
   ];
   for (const [html, headers, expected] of cases) assert.equal(detectPlatform(html, headers), expected, html);

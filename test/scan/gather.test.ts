@@ -157,9 +157,24 @@ test('robots.txt is honoured for the scanner\'s own crawl; the homepage and well
   }));
   assert.equal(store.requests.filter((r) => r.path.startsWith('/products/')).length, 0);
   assert.equal(a.pdps.length, 0);
-  assert.equal(a.pdpAgentMarkdown, null);
+  assert.equal(a.pdpAgentMarkdown?.ok && a.pdpAgentMarkdown.res.url, `${store.origin}/`, 'R13 falls back to the homepage');
   for (const p of WAVE_1) assert.ok(store.hits(p) >= 1, `${p} requested`);
   assert.ok(a.productUrlsFromSitemap.length >= 2, 'discovery still reports the URLs it found');
+});
+
+test('no product page anywhere: R13 asks the homepage (when it answered) for Markdown with the agent UA', async () => {
+  const { a, store } = await gatherStore(() => ({ '/': page(htmlPage({ title: 'Brochure', body: '<h1>Brochure</h1><p>No products here.</p>' })) }));
+  assert.equal(a.pdps.length, 0);
+  const r13 = store.requests.filter((r) => r.path === '/' && String(r.headers.accept).startsWith('text/markdown'));
+  assert.equal(r13.length, 1);
+  assert.equal(r13[0].headers.accept, 'text/markdown, text/html;q=0.5');
+  assert.match(String(r13[0].headers['user-agent']), /agent-probe/);
+  assert.equal(a.pdpAgentMarkdown?.ok && a.pdpAgentMarkdown.res.url, `${store.origin}/`);
+
+  // A homepage that failed gets no second request.
+  const broken = await gatherStore(() => ({ '/': page(htmlPage({ title: 'Gone', body: '<h1>Gone</h1>' }), {}, 404) }));
+  assert.equal(broken.a.pdpAgentMarkdown, null);
+  assert.equal(broken.store.requests.filter((r) => r.path === '/').length, 2);
 });
 
 test('forbidden paths are filtered from every candidate source', async () => {

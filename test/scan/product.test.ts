@@ -43,7 +43,8 @@ const FULL = {
 test('no product signal → null; markup or OG product tags → a product', () => {
   assert.equal(product('<h1>About us</h1><p>We fix roofs.</p>'), null);
   assert.equal(isProductPage(parsePage('<h1>About</h1>', URL_)), false);
-  assert.equal(product('<h1>Blog</h1><p>Price € 10</p>'), null); // a price but no way to buy
+  // A price but no way to buy, on a page whose address is not a product's.
+  assert.equal(product('<h1>Blog</h1><p>Price € 10</p>', '', 'https://shop.test/blog/prices'), null);
 
   const og = must(product('<h1>Lamp</h1>', '<meta property="og:type" content="product"><meta property="og:title" content="Lamp">'));
   assert.equal(og.markup, 'opengraph');
@@ -81,7 +82,8 @@ test('a page with no markup but a title, a visible price and a buy button is rea
   assert.deepEqual(p.availability, { value: 'InStock', source: 'html' });
   assert.deepEqual(p.brand, { value: 'B&S', source: 'html' });
   assert.equal(p.brandIsEntity, false);
-  assert.equal(isProductPage(parsePage('<h1>Reading lenses</h1><p>40.00€</p><button>Add to cart</button>', URL_)), false);
+  // Without markup the page is still a product page to an agent: a price next to the title and a buy button.
+  assert.equal(isProductPage(parsePage('<h1>Reading lenses</h1><p>40.00€</p><button>Add to cart</button>', 'https://shop.test/lenses')), true);
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -216,14 +218,16 @@ test('availability: markup values are normalised, unknown text is kept raw', () 
   assert.deepEqual(raw.availability, { value: 'ships in 3 weeks', source: 'json-ld' });
 });
 
-test('visible stock wording: unambiguous only; a buy button alone means in stock', () => {
+test('visible stock wording: unambiguous only; a buy button or a price with no stock warning means in stock', () => {
   const page = (text: string, button = ''): ProductFacts =>
     must(product(`<h1>Kettle</h1><p>${text}</p><p>€ 20</p>${button}`, '<meta property="og:type" content="product">'));
   assert.deepEqual(page('Sold out').availability, { value: 'OutOfStock', source: 'html' });
   assert.deepEqual(page('Currently unavailable').availability, { value: 'OutOfStock', source: 'html' });
   assert.deepEqual(page('Auf Lager').availability, { value: 'InStock', source: 'html' });
-  assert.equal(page('In stock online, out of stock in store').availability, null);
-  assert.equal(page('').availability, null);
+  // Ambiguous wording, or none, next to a price: an agent takes the product as buyable.
+  assert.deepEqual(page('In stock online, out of stock in store').availability, { value: 'InStock', source: 'html' });
+  assert.deepEqual(page('').availability, { value: 'InStock', source: 'html' });
+  assert.equal(must(product('<h1>Kettle</h1><p>Ask us</p>', '<meta property="og:type" content="product">')).availability, null);
   assert.deepEqual(page('', '<button>Add to basket</button>').availability, { value: 'InStock', source: 'html' });
   assert.deepEqual(page('Sold out', '<button>Add to basket</button>').availability, { value: 'OutOfStock', source: 'html' });
 });
@@ -333,4 +337,30 @@ test('linear time on hostile pages: long runs of digits, separators, currency si
   for (const [label, make] of shapes) {
     assertLinear(label, (n) => parsePage(`<head>${og}</head><body><h1>T</h1><p>${make(n)}</p></body>`, URL_), (page) => extractProduct(page), 2_000);
   }
+});
+
+test('brand from a store byline or a brand-page link; a menu of brands names none', () => {
+  const body = (links: string) => `<h1>Z-Series Skeleton Watch</h1>${links}<p>£220.00</p><button>Add to basket</button>`;
+  const byline = must(product(body('<a href="/stores/ciga">Visit the CIGA Design Store</a>')));
+  assert.deepEqual(byline.brand, { value: 'CIGA Design', source: 'html' });
+  const inName = must(product(`<h1>Acme Trail Boot</h1><a href="/brands/zeta">Zeta</a><a href="/brands/acme">Acme</a><p>€ 99</p><button>Add to cart</button>`));
+  assert.deepEqual(inName.brand, { value: 'Acme', source: 'html' });
+  const only = must(product(`<h1>Trail Boot</h1><a href="/index.php?route=product/manufacturer.info&amp;manufacturer_id=7">B&amp;S</a><p>€ 99</p><button>Add to cart</button>`));
+  assert.equal(only.brand?.value, 'B&S');
+  const menu = must(product(`<h1>Trail Boot</h1><a href="/brands">Brands</a><a href="/brands/zeta">Zeta</a><a href="/brands/omega">Omega</a><p>€ 99</p><button>Add to cart</button>`));
+  assert.equal(menu.brand, null);
+});
+
+test('labelled identifier rows in store languages', () => {
+  const rows = (text: string) => must(product(`<h1>Kettle</h1><p>€ 20</p><button>Add to cart</button><table>${text}</table>`));
+  assert.equal(rows('<tr><td>Numero oggetto eBay:</td><td>133588510845</td></tr>').sku?.value, '133588510845');
+  assert.equal(rows('<tr><td>Modellnummer</td><td>HMP 2000</td></tr>').mpn?.value, 'HMP 2000');
+  assert.equal(rows('<tr><td>model name / number:</td><td>XWSC61251</td></tr>').mpn?.value, 'XWSC61251');
+  assert.equal(rows('<tr><td>make / manufacturer:</td><td>Indesit</td></tr>').brand?.value, 'Indesit');
+  assert.equal(rows('<tr><td>Артикул:</td><td>01245</td></tr>').sku?.value, '01245');
+});
+
+test('invisible bidi marks between a label and its value do not hide the value', () => {
+  const p = must(product('<h1>Skin Food</h1><p>€ 8,71</p><button>In den Einkaufswagen</button><ul><li>Hersteller \u200f : \u200e Weleda</li><li>ASIN \u200f : \u200e B006V2OP48</li><li>Modellnummer \u200f : \u200e 8856</li></ul>'));
+  assert.deepEqual([p.brand?.value, p.sku?.value, p.mpn?.value], ['Weleda', 'B006V2OP48', '8856']);
 });

@@ -173,7 +173,7 @@ const PAGES: Expect[] = [
     price: 220, currency: 'GBP', availability: 'InStock', sku: 'B07C8KMQQ6', brand: 'CIGA Design', mpn: 'Z Series DLC',
     sources: { name: 'html', price: 'html', availability: 'html', sku: 'html' },
     page: (p) => {
-      assert.equal(isProductPage(p), false); // no markup: not a PDP by §2, though an agent can read the product
+      assert.equal(isProductPage(p), true); // no markup, but a price by the title and an "Add to Basket" button
       assert.equal(p.entities.length, 0);
     },
   },

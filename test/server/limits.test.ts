@@ -61,7 +61,7 @@ test('anonymous scans: exactly the hourly limit gets through, then 429 with Retr
   assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 3600, String(retryAfter));
   const scanHeader = parseSfList(last!.headers.get('ratelimit')).find((h) => h.name === 'scan');
   assert.equal(scanHeader?.params.r, '0');
-  assert.equal(store.hits('/'), 3 * 2, 'rejected scans never reach the store (home fetched twice per scan: neutral and agent UA)');
+  assert.equal(store.hits('/'), 3 * 3, 'rejected scans never reach the store (home fetched three times per scan: neutral, agent UA, and as Markdown since the store has no product page)');
 });
 
 test('X-Forwarded-For is ignored unless TRUST_PROXY says so', async (t) => {
@@ -209,7 +209,7 @@ test('10× over the anonymous scan limit: exactly the limit is scanned, the rest
     assert.match(r.headers.get('retry-after') ?? '', /^\d+$/);
     assert.ok(parseSfList(r.headers.get('ratelimit')).some((h) => h.name === 'scan' && h.params.r === '0'));
   }
-  assert.equal(store.hits('/'), 5 * 2, 'home fetched by 5 scans only (neutral and agent user agents)');
+  assert.equal(store.hits('/'), 5 * 3, 'home fetched by 5 scans only (neutral, agent UA, and as Markdown: no product page)');
 });
 
 test('batched read counters: exact in one instance, shared with another through the store after a flush', async () => {

@@ -55,3 +55,11 @@ test('explains 401 and 429 handling with Retry-After and the RateLimit headers',
   assert.match(text, /RateLimit-Policy/);
   assert.match(text, /`RateLimit`/);
 });
+
+test('says how keys are obtained today: from the operator, who runs keys create (there is no console yet)', async (t) => {
+  const app = await startApp(t);
+  const text = await (await fetch(`${app.url}/auth.md`)).text();
+  assert.match(text, /issued by the operator/);
+  assert.match(text, /`store-readiness keys create --owner <your e-mail>`/);
+  assert.doesNotMatch(text, /account page|your console/i);
+});

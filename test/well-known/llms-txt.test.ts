@@ -60,3 +60,9 @@ test('every document it links to exists', async (t) => {
     assert.equal(res.status, 200, path);
   }
 });
+
+test('points agents at the Markdown versions of the pages and the API catalog', async (t) => {
+  const { text } = await fetchLlms(t);
+  assert.match(text, /send `Accept: text\/markdown` to \[the home page\]\(http:\/\/localhost:3000\/\), \[the readiness index\]\(http:\/\/localhost:3000\/index\)/);
+  assert.ok(text.includes('- [API catalog](http://localhost:3000/.well-known/api-catalog)'));
+});

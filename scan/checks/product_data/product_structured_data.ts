@@ -23,6 +23,7 @@ export default defineCheck({
       if (markup === 'microdata' || markup === 'rdfa') return { status: 'partial', evidence: `Product only as ${markup}${broken}` };
       if (markup === 'opengraph' && invalid > 0) return { status: 'partial', evidence: `only og:type=product${broken}` };
       if (markup === 'opengraph') return { status: 'fail', evidence: 'only og:type=product, no Product entity' };
+      if (product) return { status: 'fail', evidence: `product page without markup: no JSON-LD, microdata or RDFa Product${broken}; agents read it from the visible text only` };
       return { status: 'fail', evidence: `no Product entity${broken}` };
     });
   },

@@ -65,4 +65,26 @@ describe('access_live_agents_robots', () => {
     assert.equal(out.status, 'fail');
     assert.match(out.evidence, /\/products\/a, \/products\/b/);
   });
+
+  it('is partial, not capped, when a live agent has a group without rules under a `*` that disallows all', () => {
+    const out = check.run(withRobots('User-agent: *\nDisallow: /\n\nUser-agent: OAI-SearchBot\nContent-Signal: search=yes', 200, ['/products/mug']));
+    assert.equal(out.status, 'partial');
+    assert.match(out.evidence, /allowed: OAI-SearchBot/);
+  });
+
+  it('blocks every agent of a user-agent run that a Sitemap line interrupts', () => {
+    const out = check.run(withRobots('User-agent: Claude-SearchBot\nUser-agent: Claude-User\nSitemap: https://s/sm.xml\nUser-agent: ClaudeBot\nDisallow: /'));
+    assert.equal(out.status, 'partial');
+    assert.match(out.evidence, /blocked: Claude-SearchBot, Claude-User;/);
+    const all = ['OAI-SearchBot', 'ChatGPT-User', 'Claude-SearchBot', 'Claude-User', 'PerplexityBot', 'Perplexity-User'].map((t) => `User-agent: ${t}`);
+    all.splice(3, 0, 'Sitemap: https://s/sm.xml');
+    assert.equal(check.run(withRobots(`${all.join('\n')}\nDisallow: /\n`)).status, 'fail');
+  });
+
+  it('passes when the Disallow under a misspelt user-agent line would otherwise land on `*`', () => {
+    for (const misspelt of ['User agent: BadBot', 'Useragent: BadBot']) {
+      const out = check.run(withRobots(`User-agent: *\nDisallow: /cart\n\n${misspelt}\nDisallow: /\n`, 200, ['/products/mug']));
+      assert.equal(out.status, 'pass', misspelt);
+    }
+  });
 });

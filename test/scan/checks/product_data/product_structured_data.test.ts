@@ -1,5 +1,5 @@
 // product_structured_data: JSON-LD Product on every PDP → pass; microdata/RDFa only, JSON-LD on some PDPs only, or
-// broken JSON-LD with og:type=product → partial; no Product entity (or no PDP) → fail.
+// broken JSON-LD with og:type=product → partial; a product page without markup, or no PDP → fail.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import check from '../../../../scan/checks/product_data/product_structured_data.js';
@@ -18,7 +18,7 @@ describe('product_structured_data', () => {
     assert.equal(check.run(makeArtifacts({ pdps: [makePdp({}, { markup: 'microdata' })] })).status, 'partial');
     const mixed = check.run(makeArtifacts({ pdps: [makePdp({}, { markup: 'json-ld' }), makePdp({ url: 'https://store.example/products/b' }, { markup: 'none' })] }));
     assert.equal(mixed.status, 'partial');
-    assert.match(mixed.evidence, /products\/b: no Product entity/);
+    assert.match(mixed.evidence, /products\/b: product page without markup/);
     const og = check.run(makeArtifacts({ pdps: [makePdp(broken, { markup: 'opengraph' })] }));
     assert.equal(og.status, 'partial');
     assert.match(og.evidence, /only og:type=product, 1 unparseable JSON-LD block/);
@@ -28,6 +28,9 @@ describe('product_structured_data', () => {
     const none = check.run(makeArtifacts({ pdps: [makePdp({}, { markup: 'opengraph' })] }));
     assert.equal(none.status, 'fail');
     assert.match(none.evidence, /no Product entity/);
+    const bare = check.run(makeArtifacts({ pdps: [makePdp({ url: 'https://store.example/products/c' }, { markup: 'none' })] }));
+    assert.equal(bare.status, 'fail');
+    assert.match(bare.evidence, /^https:\/\/store\.example\/products\/c: product page without markup/);
     const noPdp = check.run(makeArtifacts());
     assert.equal(noPdp.status, 'fail');
     assert.equal(noPdp.evidence, 'no product page found');

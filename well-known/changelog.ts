@@ -1,0 +1,17 @@
+// GET /changelog.md: the repository's CHANGELOG.md as it is, read once at start. Spec §9.2 announces breaking
+// changes "in the site summary file and the changelog": llms.txt, the discovery document and deprecated
+// endpoints (rel="deprecation") link here.
+import { readFileSync } from 'node:fs';
+
+export const CHANGELOG_PATH = '/changelog.md';
+
+const SOURCE = new URL('../CHANGELOG.md', import.meta.url);
+
+export function changelogMd(): string {
+  return readFileSync(SOURCE, 'utf8');
+}
+
+/** The newest version the changelog describes: its first "## x.y.z" heading. */
+export function latestChangelogVersion(markdown: string): string | null {
+  return /^## (\d+\.\d+\.\d+)\b/m.exec(markdown)?.[1] ?? null;
+}
