@@ -40,6 +40,11 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   output: O;
   annotations: ToolAnnotations;
   expose: Surface[];
+  /**
+   * Refusals that need the configuration (a scan target's address policy), made before any quota is counted:
+   * a call refused here costs the caller nothing. Throws AppError.
+   */
+  preflight?(args: z.output<I>, ctx: ToolContext): void;
   handler(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
 }
 
