@@ -1,13 +1,16 @@
 // scan_store: audits a store now and records the result in the readiness index (spec §4 GET /scan).
 // Story: normalise → scan → rank → save → shape. Nothing is stored unless the scan completed.
+// Calls for one store that arrive while its scan runs share that scan (single-flight): one scan, one stored
+// row, the same answer for each caller.
 import { z } from 'zod';
 import { runScan } from '../scan/index.js';
-import { normaliseScanUrl, targetRefusal } from '../scan/url.js';
+import { hostIdentity, normaliseScanUrl, targetRefusal } from '../scan/url.js';
 import { AppError } from '../server/errors.js';
 import { StoreUrl, Vertical } from '../schemas/params.js';
 import { ScanResult } from '../schemas/scan-result.js';
-import type { LatestEntry, RankWindow } from '../store/repo.js';
+import type { LatestEntry, RankWindow, StoreRepo } from '../store/repo.js';
 import { reportUrl } from './readiness.js';
+import { SingleFlight } from './single-flight.js';
 import { defineTool, type ToolContext } from './tool.js';
 
 /** checks.md §9: the checks an agent needs to quote and buy. */
@@ -26,9 +29,20 @@ export const scanStore = defineTool({
     scanTarget(url, ctx);
   },
   async handler({ url, vertical }, ctx) {
-    return scanAndSave(url, vertical, ctx);
+    // The vertical changes the answer (kept vertical, neighbours), so it is part of what is shared.
+    const key = `${hostIdentity(scanTarget(url, ctx))} ${vertical ?? ''}`;
+    return flightsOf(ctx.store).run(key, ctx.signal, (signal) => scanAndSave(url, vertical, { ...ctx, signal }));
   },
 });
+
+/** One set of running scans per store, so two apps in one process (tests) never answer from each other's. */
+const flights = new WeakMap<StoreRepo, SingleFlight<ScanResult>>();
+
+function flightsOf(store: StoreRepo): SingleFlight<ScanResult> {
+  let running = flights.get(store);
+  if (!running) flights.set(store, (running = new SingleFlight<ScanResult>()));
+  return running;
+}
 
 /**
  * The target as runScan will judge it (the same functions, the same test allow-list rule): a refused target is
