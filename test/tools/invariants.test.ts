@@ -100,14 +100,19 @@ test('all tools, as the MCP SDK publishes them: top-level object schemas, the de
   }
 });
 
-test(
-  'all tools, as function definitions: parameters equal the SDK inputSchema apart from $schema',
-  { todo: 'well-known/function-defs.ts publishes read_reports (ReportsRequest carries an OpenAPI id) as a top-level $ref; read_reports is not a function today' },
-  async (t) => {
-    const listed = await listedBySdk(t);
-    for (const tool of TOOLS) {
-      const { $schema: _ignored, ...fromSdk } = listed.get(tool.name)!.inputSchema as Record<string, unknown>;
-      assert.deepEqual(inputJsonSchema(tool), fromSdk, tool.name);
+test('all tools, as function definitions: parameters equal the SDK inputSchema apart from $schema, but for one known gap', async (t) => {
+  const listed = await listedBySdk(t);
+  const differing: string[] = [];
+  for (const tool of TOOLS) {
+    const { $schema: _ignored, ...fromSdk } = listed.get(tool.name)!.inputSchema as Record<string, unknown>;
+    try {
+      assert.deepEqual(inputJsonSchema(tool), fromSdk);
+    } catch {
+      differing.push(tool.name);
     }
-  },
-);
+  }
+  // well-known/function-defs.ts publishes a schema carrying an OpenAPI id (ReportsRequest) as a top-level $ref.
+  // Harmless while read_reports is no function; this fails when the gap closes or reaches a function tool.
+  assert.deepEqual(differing, ['read_reports']);
+  assert.ok(!TOOLS.find((tool) => tool.name === 'read_reports')?.expose.includes('functions'), 'read_reports is not offered as a function');
+});
