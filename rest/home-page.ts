@@ -1,14 +1,15 @@
 // GET / (what the service does, the scan form, the top of the index, developer links; Markdown on request) and
 // POST /scan, the form's target: it runs the scan_store tool behind the same auth and scan limiter as
 // GET /api/v1/scan, then 303s to the new report. Errors re-render this page in plain words with the error's status.
-import type { Request, RequestHandler, Response } from 'express';
+// As on the API, only a form that starts a scan spends quota: the fields are checked before the limiter counts.
+import type { RequestHandler } from 'express';
 import { AppError, GENERIC_INTERNAL_MESSAGE } from '../server/errors.js';
 import { toAppError } from '../server/http-errors.js';
 import { VERTICALS } from '../schemas/params.js';
 import { PILLARS } from '../scan/pillars.js';
 import { CHECKS } from '../scan/registry.js';
 import { scanStore } from '../tools/scan-store.js';
-import { toolContext, type RouterDeps } from './router.js';
+import { runGuard, toolContext, type RouterDeps } from './router.js';
 import { GRADE_MEANING, PRODUCT_NAME, gradePill, html, layout, sendPage, verticalLabel, type GradeLetter, type SafeHtml } from './html.js';
 import { mdText, negotiatedHeaders, sendMarkdown, wantsMarkdown } from './markdown.js';
 import { API_CATALOG_PATH } from '../well-known/links.js';
@@ -248,16 +249,11 @@ export function homePage(deps: RouterDeps): RequestHandler {
   };
 }
 
-/** Runs a guard middleware inside the handler, so its refusal (next(err)) re-renders this page instead of JSON. */
-function runGuard(guard: RequestHandler, req: Request, res: Response): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    Promise.resolve(guard(req, res, (err?: unknown) => (err ? reject(err) : resolve()))).catch(reject);
-  });
-}
-
 /** POST /scan (application/x-www-form-urlencoded): scan, then 303 to /r/<id>; errors re-render the home page. */
 export function scanFromForm(deps: RouterDeps): RequestHandler {
+  // Guards run inside the handler, so their refusals (next(err)) re-render this page instead of JSON.
   const guards = [deps.guards.auth('optional'), deps.guards.limit('scan')];
+  const peek = deps.guards.peek('scan');
   return async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const form: HomeForm = { url: one(body.url)?.trim().slice(0, 4096), vertical: one(body.vertical) || undefined };
@@ -276,13 +272,16 @@ export function scanFromForm(deps: RouterDeps): RequestHandler {
         }
         throw new AppError('INVALID_URL', issue?.message ?? 'This is not a valid URL.');
       }
+      const ctx = toolContext(req, res, deps);
+      tool.preflight?.(parsed.data, ctx);
       for (const guard of guards) await runGuard(guard, req, res);
-      const result = (await tool.handler(parsed.data, toolContext(req, res, deps))) as { scan_id: number };
+      const result = (await tool.handler(parsed.data, ctx)) as { scan_id: number };
       if (res.headersSent || res.destroyed) return;
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(303, `/r/${Number(result.scan_id)}`);
     } catch (err) {
       if (res.headersSent || res.destroyed) return;
+      await runGuard(peek, req, res).catch(() => undefined); // a refusal before the limiter: its headers, nothing spent
       const appError = toAppError(err);
       if (!appError) req.log?.error({ err }, 'form scan failed unexpectedly');
       else if (appError.status >= 500) req.log?.warn({ code: appError.code }, appError.message);

@@ -1,7 +1,8 @@
-// Turns the route table into an express router: parse arguments → validate with the tool's zod input →
-// call the handler → send. Known paths with another method answer 405 with Allow. No try/catch: express 5
-// sends async throws to the error middleware.
-import express, { Router, type Request, type Response } from 'express';
+// Turns the route table into an express router: auth → parse arguments → validate with the tool's zod input
+// and its preflight → count the call against its limiter → call the handler → send. A call refused before it
+// is counted costs no quota but still carries the limiter's RateLimit headers. Known paths with another
+// method answer 405 with Allow. No try/catch: express 5 sends async throws to the error middleware.
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../server/errors.js';
 import type { Config } from '../server/config.js';
@@ -58,13 +59,24 @@ export function toolContext(
  */
 const STORED_JSON = new Map<AnyTool, (args: never, ctx: ToolContext) => Promise<Buffer>>([[getScan, getScanJson]]);
 
+/** Runs a middleware inside a handler, so that its refusal (next(err)) becomes a throw. */
+export function runGuard(guard: RequestHandler, req: Request, res: Response): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    Promise.resolve(guard(req, res, (err?: unknown) => (err ? reject(err) : resolve()))).catch(reject);
+  });
+}
+
 function handle(route: RouteDef, deps: RouterDeps) {
+  const countCall = deps.guards.limit(route.limit);
   return async (req: Request, res: Response) => {
     const parsed = route.tool.input.safeParse(route.args(req));
     if (!parsed.success) {
       throw route.onInvalid?.(parsed.error.issues) ?? new AppError('INVALID_PARAMS', describeIssues(parsed.error.issues));
     }
     const ctx = toolContext(req, res, deps, route.tool.annotations.openWorldHint);
+    route.tool.preflight?.(parsed.data, ctx);
+    // Counted only now that the call is known to be good: refused calls never spend quota.
+    await runGuard(countCall, req, res);
     const stored = route.send ? undefined : STORED_JSON.get(route.tool);
     if (stored) {
       const json = await stored(parsed.data as never, ctx);
@@ -83,19 +95,34 @@ function handle(route: RouteDef, deps: RouterDeps) {
 export function apiRouter(deps: RouterDeps): Router {
   const router = Router({ strict: false, caseSensitive: true });
   const methodsByPath = new Map<string, string[]>();
+  const scanPaths = new Set<string>();
   for (const route of deps.routes ?? ROUTES) {
     const path = expressPath(route.path);
     const body = route.method === 'post' ? [express.json({ limit: route.bodyLimit ?? '1mb', strict: true })] : [];
     const deprecated = deprecationMiddleware(route, deps.config.BASE_URL);
-    router[route.method](path, ...deprecated, deps.guards.auth(route.auth), deps.guards.limit(route.limit), ...body, handle(route, deps));
+    if (route.limit === 'scan') {
+      // Express answers HEAD with the GET handler: a link checker's HEAD would run a whole scan. Refused first.
+      scanPaths.add(path);
+      router.head(path, methodNotAllowed(['GET'], false));
+    }
+    router[route.method](path, ...deprecated, deps.guards.auth(route.auth), ...body, handle(route, deps), refusedUncounted(deps, route));
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
   }
-  for (const [path, methods] of methodsByPath) router.all(path, methodNotAllowed(methods));
+  for (const [path, methods] of methodsByPath) router.all(path, methodNotAllowed(methods, !scanPaths.has(path)));
   return router;
 }
 
-export function methodNotAllowed(methods: string[]) {
-  const allow = methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+/** A refusal that came before the call was counted still tells the caller where its quota stands. */
+function refusedUncounted(deps: RouterDeps, route: RouteDef) {
+  const peek = deps.guards.peek(route.limit);
+  return (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    void peek(req, res, () => next(err));
+  };
+}
+
+/** 405 with Allow. GET paths also allow HEAD, unless a HEAD would start work the way a GET does (`head` false). */
+export function methodNotAllowed(methods: string[], head = true) {
+  const allow = head && methods.includes('GET') ? [...methods, 'HEAD'] : methods;
   return (req: Request, _res: Response, next: (err: unknown) => void) => {
     next(
       new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${allow.join(' or ')}.`, undefined, {

@@ -12,8 +12,13 @@ import type { Caller } from '../tools/tool.js';
 export interface Guards {
   /** Enforces the route's auth mode on the caller found by everyRequest: 401 per spec §5 and decision 5. */
   auth(mode: 'none' | 'optional' | 'pro'): RequestHandler;
-  /** The scan or read limiter for one route. */
+  /** The scan or read limiter for one route: counts the call (design: only a call that starts a scan counts). */
   limit(kind: 'scan' | 'read'): RequestHandler;
+  /**
+   * The limiter's RateLimit headers without counting, for a call refused before it started (bad arguments, a
+   * refused target); nothing once the call was counted, whose headers are already set.
+   */
+  peek(kind: 'scan' | 'read'): RequestHandler;
   /** Runs on every response: identifies the caller, sets RateLimit headers, enforces the per-minute read limit. */
   everyRequest: RequestHandler;
 }
@@ -27,6 +32,13 @@ const REALM = 'Bearer realm="store-readiness"';
 
 /** Periods are the instant a counter stops counting, zero-padded, so one prune call fits every window size. */
 const periodOf = (expiresAtMs: number): string => String(expiresAtMs).padStart(15, '0');
+
+/** express-rate-limit's draft-8 partition key: the first 12 hex digits of the key's SHA-256, in base64. */
+const partitionKeyOf = (key: string): string => Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');
+
+/** Like express-rate-limit, the seconds left in a window are counted on the wall clock. */
+const secondsUntil = (resetTime: Date | undefined, windowMs: number): number =>
+  resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : Math.ceil(windowMs / 1000);
 
 /** express-rate-limit's Store over StoreRepo usage counters, with fixed windows. */
 export class RepoLimiterStore implements Store {
@@ -180,19 +192,16 @@ function readLimiter(opts: {
   const { name, windowMs, store } = opts;
   const windowSeconds = Math.ceil(windowMs / 1000);
   const partitionKeys = new Map<string, string>();
-  // express-rate-limit's partition key: the first 12 hex digits of the key's SHA-256, in base64.
   const partitionKey = (key: string): string => {
     let pk = partitionKeys.get(key);
     if (pk === undefined) {
       if (partitionKeys.size >= 10_000) partitionKeys.clear();
-      pk = Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');
+      pk = partitionKeyOf(key);
       partitionKeys.set(key, pk);
     }
     return pk;
   };
-  // Like express-rate-limit, the seconds left are counted on the wall clock.
-  const resetSeconds = (resetTime: Date | undefined) =>
-    resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : windowSeconds;
+  const resetSeconds = (resetTime: Date | undefined) => secondsUntil(resetTime, windowMs);
 
   return (req, res, next) => {
     const key = opts.key(req, res);
@@ -238,7 +247,7 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
       next(rateLimited(`${what} of ${limit(res)} reached`, retryAfter));
     };
 
-  const limiter = (name: string, windowMs: number, limit: (res: Response) => number, what: string) =>
+  const limiter = (name: string, windowMs: number, limitStore: Store, limit: (res: Response) => number, what: string) =>
     rateLimit({
       windowMs,
       limit: (_req, res) => limit(res),
@@ -246,7 +255,7 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
       legacyHeaders: false,
       identifier: name,
       keyGenerator: callerKey,
-      store: new RepoLimiterStore(store, `${name}:`, windowMs, now),
+      store: limitStore,
       validate: { trustProxy: false, xForwardedForHeader: false },
       handler: limitedHandler(windowMs, limit, what),
     });
@@ -261,12 +270,18 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
     limit: readLimit,
     handler: limitedHandler(MINUTE, readLimit, 'Read limit (requests per minute)'),
   });
-  const scansPerHour = limiter(
-    'scan',
-    HOUR,
-    (res) => (callerOf(res).kind === 'pro' ? config.PRO_SCANS_PER_HOUR : config.ANON_SCANS_PER_HOUR),
-    'Scan limit (scans per hour)',
-  );
+  const scanLimit = (res: Response) => (callerOf(res).kind === 'pro' ? config.PRO_SCANS_PER_HOUR : config.ANON_SCANS_PER_HOUR);
+  const scanStore = new RepoLimiterStore(store, 'scan:', HOUR, now);
+  const scansPerHour = limiter('scan', HOUR, scanStore, scanLimit, 'Scan limit (scans per hour)');
+  // The same headers scansPerHour sets, from the counter as it stands, without adding to it.
+  const peekScansPerHour: RequestHandler = async (req, res, next) => {
+    const key = callerKey(req, res);
+    const limit = scanLimit(res);
+    const info = await scanStore.get(key);
+    res.append('RateLimit', `"scan"; r=${Math.max(limit - info.totalHits, 0)}; t=${secondsUntil(info.resetTime, HOUR)}`);
+    res.append('RateLimit-Policy', `"scan"; q=${limit}; w=${HOUR / 1000}; pk=:${partitionKeyOf(key)}:`);
+    next();
+  };
   // Health probes are never counted nor refused, and never need the store to answer (liveness must not
   // depend on it); they still report the caller's read budget when the store can tell.
   const peekReads: RequestHandler = async (req, res, next) => {
@@ -283,6 +298,12 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
     next();
   };
   const proQuota = rollingQuota(store, config.PRO_SCANS_PER_30_DAYS, now);
+  const counted: RequestHandler = (_req, res, next) => {
+    res.locals.scanCounted = true;
+    next();
+  };
+  const countScan = chain([counted, scansPerHour, proQuota.count]);
+  const peekScan = chain([peekScansPerHour, proQuota.peek]);
 
   const identify = async (req: Request, res: Response, next: NextFunction) => {
     const ip = req.ip ?? '';
@@ -305,41 +326,70 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
     next();
   };
 
-  const chain = (handlers: RequestHandler[]): RequestHandler => (req, res, next) => {
-    const run = (i: number): void => {
-      if (i === handlers.length) return next();
-      void handlers[i](req, res, (err?: unknown) => (err ? next(err) : run(i + 1)));
-    };
-    run(0);
-  };
-
   const everyOther = chain([identify, reads]);
+  const pass: RequestHandler = (_req, _res, next) => next();
   return {
     auth,
-    limit: (kind) => (kind === 'scan' ? chain([scansPerHour, proQuota]) : (_req, _res, next) => next()),
+    limit: (kind) => (kind === 'scan' ? countScan : pass),
+    peek: (kind) =>
+      kind === 'scan'
+        ? (req, res, next) => {
+            if (res.locals.scanCounted || res.headersSent) return next();
+            // A refusal answers whatever the counters say: a store that cannot be read costs the headers only.
+            void peekScan(req, res, () => next());
+          }
+        : pass,
     everyRequest: (req, res, next) => (HEALTH_PATHS.has(req.path) ? peekReads : everyOther)(req, res, next),
   };
 }
 
-/** The rolling 30-day Pro quota: daily buckets summed over 30 days (a memory window this long never fires). */
-function rollingQuota(store: StoreRepo, quota: number, now: () => number): RequestHandler {
-  return async (_req, res, next) => {
-    const caller: Caller = res.locals.caller;
-    if (caller.kind !== 'pro') return next();
+/** Runs middlewares in order, stopping at the first error. */
+function chain(handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    const run = (i: number): void => {
+      if (i === handlers.length) return next();
+      void Promise.resolve(handlers[i](req, res, (err?: unknown) => (err ? next(err) : run(i + 1)))).catch(next);
+    };
+    run(0);
+  };
+}
+
+/**
+ * The rolling 30-day Pro quota: daily buckets summed over 30 days (a memory window this long never fires).
+ * `count` spends one unit or refuses; `peek` only reports what is left.
+ */
+function rollingQuota(store: StoreRepo, quota: number, now: () => number): { count: RequestHandler; peek: RequestHandler } {
+  const state = async (caller: Caller) => {
     const today = Math.floor(now() / DAY);
     // A bucket counts until 30 days after its day ends; its period is that instant.
     const periods = Array.from({ length: QUOTA_DAYS }, (_, i) => periodOf((today - i + 1 + QUOTA_DAYS) * DAY));
     const key = `pro-30d:key:${caller.keyId}`;
     const used = await store.sumUsage(key, periods);
-    const resetSeconds = Math.ceil(((today + 1) * DAY - now()) / 1000);
-    res.append('RateLimit-Policy', `"pro-30d"; q=${quota}; w=${QUOTA_DAYS * DAY / 1000}`);
-    if (used >= quota) {
-      res.append('RateLimit', `"pro-30d"; r=0; t=${resetSeconds}`);
-      return next(rateLimited(`Pro scan quota of ${quota} scans per 30 days reached`, resetSeconds));
-    }
-    await store.incrementUsage(key, periods[0]);
-    res.append('RateLimit', `"pro-30d"; r=${quota - used - 1}; t=${resetSeconds}`);
-    next();
+    return { key, period: periods[0], used, resetSeconds: Math.ceil(((today + 1) * DAY - now()) / 1000) };
+  };
+  const policy = `"pro-30d"; q=${quota}; w=${(QUOTA_DAYS * DAY) / 1000}`;
+  return {
+    async count(_req, res, next) {
+      const caller: Caller = res.locals.caller;
+      if (caller.kind !== 'pro') return next();
+      const { key, period, used, resetSeconds } = await state(caller);
+      res.append('RateLimit-Policy', policy);
+      if (used >= quota) {
+        res.append('RateLimit', `"pro-30d"; r=0; t=${resetSeconds}`);
+        return next(rateLimited(`Pro scan quota of ${quota} scans per 30 days reached`, resetSeconds));
+      }
+      await store.incrementUsage(key, period);
+      res.append('RateLimit', `"pro-30d"; r=${quota - used - 1}; t=${resetSeconds}`);
+      next();
+    },
+    async peek(_req, res, next) {
+      const caller: Caller = res.locals.caller;
+      if (caller.kind !== 'pro') return next();
+      const { used, resetSeconds } = await state(caller);
+      res.append('RateLimit-Policy', policy);
+      res.append('RateLimit', `"pro-30d"; r=${Math.max(quota - used, 0)}; t=${resetSeconds}`);
+      next();
+    },
   };
 }
 

@@ -15,7 +15,7 @@ import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from './errors.js';
 import { toAppError } from './http-errors.js';
 import type { StoreRepo } from '../store/repo.js';
 import { TOOLS } from '../tools/index.js';
-import type { AnyTool, ToolContext } from '../tools/tool.js';
+import { inlineTopLevel, type AnyTool, type ToolContext } from '../tools/tool.js';
 import { toolContext } from '../rest/router.js';
 import { SERVICE_VERSION } from '../rest/discovery.js';
 
@@ -215,8 +215,8 @@ export function registerTools(server: McpServer, tools: AnyTool[], contextFor: (
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
-        outputSchema: tool.output,
+        inputSchema: inlineTopLevel(tool.input),
+        outputSchema: inlineTopLevel(tool.output),
         annotations: { ...tool.annotations },
       },
       wrap(tool, contextFor),

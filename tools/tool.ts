@@ -40,6 +40,11 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   output: O;
   annotations: ToolAnnotations;
   expose: Surface[];
+  /**
+   * Refusals that need the configuration (a scan target's address policy), made before any quota is counted:
+   * a call refused here costs the caller nothing. Throws AppError.
+   */
+  preflight?(args: z.output<I>, ctx: ToolContext): void;
   handler(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
 }
 
@@ -50,3 +55,16 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: To
 /** A tool of any shape, for the lists that loop over all of them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTool = ToolDef<any, any>;
+
+/**
+ * The schema as a tool surface (MCP tools/list) must publish it: a top-level object. A schema carrying a
+ * component id (`.meta({ id })`, for OpenAPI) converts to a top-level `$ref`, which MCP clients refuse; a copy
+ * without the id converts inline, its nested components still shared.
+ */
+export function inlineTopLevel<S extends z.ZodObject>(schema: S): S {
+  const meta = schema.meta();
+  if (meta?.id === undefined) return schema;
+  const { id: _id, ...rest } = meta;
+  const copy = schema.extend({}) as S;
+  return Object.keys(rest).length > 0 ? (copy.meta(rest) as S) : copy;
+}

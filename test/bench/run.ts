@@ -1,6 +1,8 @@
 // npm run bench: loopback load against the service, each figure as a ratio to a bare node:http server
 // answering the same bytes, measured in the same run (house rule 5). Bounded: every load runs a fixed time.
-// Also: scan time of the complete fixture store, and index reads on 1,000,000 stores seeded in SQLite.
+// Also: scan time of the complete fixture store, index reads on 1,000,000 stores seeded in SQLite, and the speed
+// targets of the parsers, of hostile-store scans and of store-failure recovery (test/bench/timings.ts).
+// `npm run bench -- parsers hostile recovery` runs only those sections (`load` names the rest).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { createApiKey } from '../../server/keys.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
+import { formatTimings, hostileScanTimings, parserTimings, recoveryTimings } from './timings.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 // Each load is preceded by an unmeasured one of this length, so a scenario is measured on warm (JIT-compiled)
@@ -35,7 +38,20 @@ interface Row {
   target?: string;
 }
 
+const SECTIONS = ['parsers', 'hostile', 'recovery', 'load'] as const;
+const chosen = process.argv.slice(2);
+for (const name of chosen) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`unknown section ${name}; sections: ${SECTIONS.join(', ')}`);
+const wanted = (name: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(name);
+
 async function main() {
+  // Single-process timings first, before any load pins this process to one core.
+  const lines: string[] = [];
+  if (wanted('parsers')) lines.push(...formatTimings('Parsers on hostile input (CPU, best of 5)', 'JSON.parse of a 2 MB document', parserTimings()), '');
+  if (wanted('hostile')) lines.push(...formatTimings('Scans of hostile stores (wall, median of 3)', 'a scan of a small plain store', await hostileScanTimings()), '');
+  if (wanted('recovery')) lines.push(...formatTimings('The store failing under the service', 'a scan through the same app', await recoveryTimings()), '');
+  if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+  if (!wanted('load')) return;
+
   // security.md P0: the server on core 0, the load generator (this process) on core 1.
   if (spawnSync('taskset', ['-p', '-c', '1', String(process.pid)]).status !== 0) process.stderr.write('taskset unavailable: cores not pinned\n');
   const scanStats = await scanTiming();
@@ -97,20 +113,21 @@ async function main() {
   // P7: reads stay fast while scans run — stored reads at a fixed 500 req/s, alone and with two scans in a loop.
   const paced = { url: app, connections: 10, overallRate: 500, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/v1/scan/${rnd(SEEDED_SCANS)}.json` }) }] };
   rows.push(await load('stored reads at 500 req/s, no scans', paced));
-  const shop = await startStoreFrom(completeStore);
+  // Two stores: two loops over one store would share its running scan (single-flight) and load the app half as much.
+  const shops = [await startStoreFrom(completeStore), await startStoreFrom(completeStore)];
   let scanning = true;
   let scans = 0;
-  const scanLoop = async () => {
+  const scanLoop = async (shop: { url: string }) => {
     while (scanning) {
       await fetch(`${app}/api/v1/scan?url=${encodeURIComponent(shop.url)}`).then((r) => r.arrayBuffer());
       scans++;
     }
   };
-  const loops = [scanLoop(), scanLoop()];
+  const loops = shops.map(scanLoop);
   rows.push(await load('stored reads at 500 req/s, 2 scans looping', paced));
   scanning = false;
   await Promise.all(loops);
-  await shop.close();
+  await Promise.all(shops.map((shop) => shop.close()));
   process.stderr.write(`  ${scans} scans ran during the paced reads\n`);
 
   const index = await indexTiming();

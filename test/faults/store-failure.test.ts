@@ -2,7 +2,8 @@
 // Faults are injected the way they happen: the disk fills up (PRAGMA max_page_count on the service's own
 // connection, the only one it applies to), or another process holds the write lock on the file. Every answer must
 // be a 503 JSON SERVICE_UNAVAILABLE with Retry-After or a normal answer — never a 500, never a crash — and the
-// service must recover by itself, without a restart, once the fault is lifted.
+// service must recover by itself, without a restart, once the fault is lifted: the next scan goes through. How long
+// the fault costs and how soon the service is back is measured by `npm run bench`.
 import '../support/loopback-guard.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -72,10 +73,8 @@ describe('F1: the store fails under the running service', () => {
     db.pragma(`max_page_count = ${pages}`);
     let lifted = false;
     try {
-      const started = Date.now();
       const first = await scan();
       assertUnavailable(first, 'scan on a full disk');
-      assert.ok(Date.now() - started < 3000, 'the first 503 came within 3 s');
       const reads = await Promise.all([
         call(`${app.url}/api/v1/scan/${seeded.scan_id}.json`),
         call(`${app.url}/badge/seeded.test.svg`),
@@ -93,21 +92,15 @@ describe('F1: the store fails under the running service', () => {
 
       db.pragma('max_page_count = 1073741823');
       lifted = true;
-      const liftedAt = Date.now();
-      let recovered: Answer | undefined;
-      while (Date.now() - liftedAt < 5000) {
-        recovered = await scan();
-        if (recovered.status === 200) break;
-      }
-      assert.equal(recovered?.status, 200, 'scans work again without a restart');
-      assert.ok(Date.now() - liftedAt < 5000);
+      const recovered = await scan();
+      assert.equal(recovered.status, 200, `the first scan once space returns goes through, without a restart: ${recovered.text.slice(0, 200)}`);
       assert.ok((await app.store.countStores()) >= Math.max(before, 1));
     } finally {
       if (!lifted) db.pragma('max_page_count = 1073741823');
     }
   });
 
-  test('write lock held by another process: scans 503 + Retry-After before any fetch, reads 200, 0 × 500; recovery < 5 s', async () => {
+  test('write lock held by another process: scans 503 + Retry-After before any fetch, reads 200, 0 × 500; the next scan after it goes through', async () => {
     const other = new Database(join(app.dataDir, 'store.db'));
     other.exec('BEGIN IMMEDIATE');
     other.exec("INSERT INTO delisted (host, at) VALUES ('lock.test', 0)");
@@ -131,12 +124,9 @@ describe('F1: the store fails under the running service', () => {
       other.exec('ROLLBACK');
       other.close();
       locked = false;
-      const liftedAt = Date.now();
-      let scanned = 0;
-      while (Date.now() - liftedAt < 5000 && scanned !== 200) scanned = (await scan()).status;
-      assert.equal(scanned, 200, 'scans work again without a restart');
+      const scanned = await scan();
+      assert.equal(scanned.status, 200, `the first scan once the lock is gone goes through, without a restart: ${scanned.text.slice(0, 200)}`);
       assert.equal((await call(`${app.url}/readyz`)).status, 200);
-      assert.ok(Date.now() - liftedAt < 5000, `recovered after ${Date.now() - liftedAt} ms`);
     } finally {
       if (locked) {
         other.exec('ROLLBACK');

@@ -9,8 +9,10 @@ import { saveFakeScan } from '../helpers/scans.js';
 import { connectMcp, postMcp } from '../helpers/mcp-client.js';
 import { startFixtureStore } from '../helpers/fixture-store.js';
 import { AgentReadyStores, ReadinessReport, ReadinessSummary } from '../../schemas/readiness.js';
+import { TOOLS } from '../../tools/index.js';
 
-const READ_TOOLS = ['check_merchant_readiness', 'get_readiness_report', 'list_agent_ready_stores'];
+// Derived from the registry; test/tools/invariants.test.ts holds every MCP tool to reading stored data only.
+const READ_TOOLS = TOOLS.filter((tool) => tool.expose.includes('mcp')).map((tool) => tool.name);
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
@@ -35,7 +37,7 @@ test('initialize: server info, instructions and the tools capability', async (t)
   assert.match(client.getInstructions() ?? '', /never contact or scan a store/);
 });
 
-test('tools/list: exactly the three read tools, each fully declared and portable', async (t) => {
+test('tools/list: exactly the read tools, each fully declared and portable', async (t) => {
   const app = await startApp(t);
   const client = await connectMcp(t, app);
   const { tools } = await client.listTools();

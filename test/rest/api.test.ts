@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { getJson, startApp } from '../helpers/start-app.js';
 import { saveFakeScan } from '../helpers/scans.js';
+import { startFixtureStore } from '../helpers/fixture-store.js';
 
 test('GET /api/v1 serves the discovery document, and /api the same', async (t) => {
   const app = await startApp(t);
@@ -61,6 +62,34 @@ test('unknown /api paths are JSON 404s, wrong methods JSON 405s with Allow', asy
   const post = await getJson(`${app.url}/api/v1`, { method: 'POST' });
   assert.equal(post.status, 405);
   assert.equal(post.headers.get('allow'), 'GET, HEAD');
+});
+
+test('HEAD on the scan endpoint is 405 with Allow: GET: no scan, no quota (link checkers send HEAD)', async (t) => {
+  const app = await startApp(t, { ANON_SCANS_PER_HOUR: '1' });
+  const shop = await startFixtureStore({ '/': { body: '<title>Shop</title><h1>Shop</h1>' } });
+  t.after(() => shop.close());
+  const query = `?url=${encodeURIComponent(shop.url)}`;
+  for (const prefix of ['/api/v1', '/api']) {
+    const head = await fetch(`${app.url}${prefix}/scan${query}`, { method: 'HEAD' });
+    assert.equal(head.status, 405, prefix);
+    assert.equal(head.headers.get('allow'), 'GET', prefix);
+    assert.match(head.headers.get('content-type') ?? '', /^application\/json/, prefix);
+    // The same answer as a GET would show, in the Error shape: a HEAD answer carries no body, so ask with OPTIONS.
+    const other = await getJson(`${app.url}${prefix}/scan${query}`, { method: 'OPTIONS' });
+    assert.equal(other.status, 405);
+    assert.equal(other.headers.get('allow'), 'GET', 'HEAD is not offered where it would start a scan');
+    assert.deepEqual(Object.keys(other.body).sort(), ['code', 'error', 'message']);
+    assert.equal(other.body.code, 'METHOD_NOT_ALLOWED');
+  }
+  assert.equal(shop.requests.length, 0, 'nothing was fetched');
+  const scan = await getJson(`${app.url}/api/v1/scan${query}`);
+  assert.equal(scan.status, 200, 'the only scan of the hour is still there after the HEADs');
+  // Reads keep answering HEAD as express does, with the GET's headers.
+  const stored = await fetch(`${app.url}/api/v1/scan/${scan.body.scan_id}.json`, { method: 'HEAD' });
+  assert.equal(stored.status, 200);
+  assert.match(stored.headers.get('content-type') ?? '', /^application\/json/);
+  const readAllow = await fetch(`${app.url}/api/v1/scan/1.json`, { method: 'POST' });
+  assert.equal(readAllow.headers.get('allow'), 'GET, HEAD');
 });
 
 test('every answer carries X-Request-Id and nosniff', async (t) => {

@@ -158,3 +158,28 @@ test('the scan limit applies to the form: past it, a 429 page says when to come 
   const api = await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(fixture.url)}`);
   assert.equal(api.status, 429);
 });
+
+test('form posts refused before a scan starts spend no scan quota (they are judged before the limiter)', async (t) => {
+  const fixture = await startFixtureStore({});
+  t.after(() => fixture.close());
+  for (const [path, route] of Object.entries(completeStore(fixture.origin))) fixture.setRoute(path, route);
+  const app = await startApp(t, { ANON_SCANS_PER_HOUR: '1' });
+  const refused: [Record<string, string>, Record<string, string>, number][] = [
+    [{ url: '' }, {}, 400],
+    [{ url: 'javascript:alert(1)' }, {}, 400],
+    [{ url: 'https://user:pw@shop.test/' }, {}, 400],
+    [{ url: fixture.url, vertical: 'shoes' }, {}, 400],
+    [{ url: fixture.url }, { 'sec-fetch-site': 'cross-site' }, 400],
+    [{ url: fixture.url }, { authorization: 'Bearer srk_wrong' }, 401],
+  ];
+  for (const [fields, headers, status] of refused) {
+    const res = await post(app.url, fields, headers);
+    assert.equal(res.status, status, JSON.stringify(fields));
+    assert.match(res.headers.get('ratelimit') ?? '', /"scan"; r=1;/, `${JSON.stringify(fields)}: nothing spent`);
+    await res.arrayBuffer();
+  }
+  assert.equal(fixture.requests.length, 0);
+  const scan = await post(app.url, { url: fixture.url });
+  assert.equal(scan.status, 303, 'the hour\'s only scan is still there');
+  assert.equal((await post(app.url, { url: fixture.url })).status, 429);
+});

@@ -12,7 +12,7 @@ import {
   stockStatements,
   textAvailability,
 } from '../../scan/availability.js';
-import { assertLinear } from '../helpers/linear.js';
+import { assertLinear } from '../helpers/timing.js';
 
 test('normaliseAvailability: schema.org URL, prefix or short name in any case, feed and OpenGraph words', () => {
   for (const [raw, expected] of [
@@ -133,5 +133,5 @@ test('linear time on long runs of stock words, digits and CJK text', () => {
     ['delivery', (n) => 'ships in 1-2 '.repeat(n / 13)],
     ['cjk', (n) => '在庫'.repeat(n / 2)],
   ];
-  for (const [label, make] of shapes) assertLinear(`textAvailability ${label}`, make, (t) => textAvailability(t), 1_000);
+  for (const [label, make] of shapes) assertLinear(`textAvailability ${label}`, 1_000, make, (t) => textAvailability(t));
 });

@@ -12,6 +12,7 @@ import { RequestFilteringHttpAgent } from 'request-filtering-agent';
 import { startFixtureStore, type FixtureRoute, type FixtureStore, zeros } from '../helpers/fixture-store.js';
 import { AGENT_PROBE_UA, BODY_CAPS, NEUTRAL_UA, createFetcher, type FetchLimits, type LookupFunction } from '../../scan/fetch.js';
 import type { Resource } from '../../scan/artifacts.js';
+import { assertWithin } from '../helpers/timing.js';
 
 const MiB = 1024 * 1024;
 const BASE = 'http://localhost:3000';
@@ -295,9 +296,10 @@ describe('resource caps', () => {
   }
 
   for (const path of ['/gzip-bomb', '/br-bomb', '/plain-50', '/endless']) {
-    test(`R1: ${path} stops at the decompressed cap within 1 s and keeps the first cap bytes`, async () => {
+    // An endless body can only end at the cap; how soon it ends is measured by `npm run bench`.
+    test(`R1: ${path} stops at the decompressed cap and keeps the first cap bytes`, async () => {
       const rss = process.memoryUsage().rss;
-      const { r, ms } = await timed(`${fixture.origin}${path}`);
+      const { r } = await timed(`${fixture.origin}${path}`);
       assert.ok(process.memoryUsage().rss - rss < 150 * MiB, 'RSS growth under 150 MB');
       assert.equal(r.ok, false);
       if (r.ok) return;
@@ -305,7 +307,6 @@ describe('resource caps', () => {
       assert.ok(r.res, 'the partial response is kept');
       assert.equal(r.res.body.length, BODY_CAPS.html);
       assert.equal(r.res.status, 200);
-      assert.ok(ms < 1000, `${ms} ms`);
     });
   }
 
@@ -320,11 +321,14 @@ describe('resource caps', () => {
     assertBlocked(await f.fetch(fixture.url, { kind: 'html' }), 'after the byte budget');
   });
 
-  test('R2: a slow drip and a server that never sends headers time out within the request timeout', async () => {
+  test('R2: a slow drip and a server that never sends headers time out at the request timeout', async () => {
+    const requestTimeoutMs = 700;
     for (const path of ['/drip', '/hang']) {
-      const { r, ms } = await timed(`${fixture.origin}${path}`, 'html', { requestTimeoutMs: 700 });
+      const { r, ms } = await timed(`${fixture.origin}${path}`, 'html', { requestTimeoutMs });
       assert.equal(!r.ok && r.reason, 'timeout', path);
-      assert.ok(ms >= 650 && ms < 1700, `${path}: ${ms} ms`);
+      assert.ok(ms >= requestTimeoutMs * 0.9, `${path}: ${ms} ms, before the request timeout`);
+      // The scan deadline (10 s here) would fire later than this bound: the request timeout is what fired.
+      assertWithin(path, ms, requestTimeoutMs);
     }
   });
 
@@ -443,11 +447,9 @@ describe('responses', () => {
 describe('deadline and cancellation', () => {
   test('the scan deadline turns an outstanding fetch into a timeout and sets deadlineHit', async () => {
     const f = fetcher({ deadlineMs: 500 });
-    const t0 = Date.now();
     const r = await f.fetch(`${fixture.origin}/slow`, { kind: 'html' });
-    const ms = Date.now() - t0;
+    // /slow answers at 2 s, within the 3 s request timeout: a timeout with deadlineHit is the deadline's doing.
     assert.equal(!r.ok && r.reason, 'timeout');
-    assert.ok(ms < 1500, `${ms} ms`);
     assert.equal(f.deadlineHit, true);
     assert.equal(f.signal.aborted, true);
     const later = await f.fetch(fixture.url, { kind: 'html' });

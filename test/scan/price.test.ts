@@ -20,7 +20,7 @@ import {
   visiblePrices,
 } from '../../scan/price.js';
 import { PRICE_PARSER_EXAMPLES } from '../fixtures/price-parser-examples.js';
-import { assertLinear } from '../helpers/linear.js';
+import { assertLinear } from '../helpers/timing.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Amounts
@@ -234,10 +234,10 @@ test('linear time on long runs of digits, separators, spaces and currency signs'
     ['markers', (n) => 'US$ руб. kr '.repeat(n / 12)],
   ];
   for (const [label, make] of shapes) {
-    assertLinear(`findPrices ${label}`, make, (t) => findPrices(t), 3_000);
-    assertLinear(`priceMentions ${label}`, make, (t) => priceMentions(t), 3_000);
-    assertLinear(`visiblePrices ${label}`, make, (t) => visiblePrices(t), 3_000);
-    assertLinear(`parsePriceText ${label}`, make, (t) => parsePriceText(t, { near: t }), 3_000);
-    assertLinear(`parsePrice ${label}`, make, (t) => parsePrice(t), 3_000);
+    assertLinear(`findPrices ${label}`, 3_000, make, (t) => findPrices(t));
+    assertLinear(`priceMentions ${label}`, 3_000, make, (t) => priceMentions(t));
+    assertLinear(`visiblePrices ${label}`, 3_000, make, (t) => visiblePrices(t));
+    assertLinear(`parsePriceText ${label}`, 3_000, make, (t) => parsePriceText(t, { near: t }));
+    assertLinear(`parsePrice ${label}`, 3_000, make, (t) => parsePrice(t));
   }
 });

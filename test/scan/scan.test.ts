@@ -9,6 +9,7 @@ import { startFixtureStore, type FixtureRoutes, type FixtureStore } from '../hel
 import { runScan, type ScanOptions } from '../../scan/index.js';
 import { AuditResult } from '../../schemas/scan-result.js';
 import { AppError } from '../../server/errors.js';
+import { assertWithin } from '../helpers/timing.js';
 import {
   CATALOGUE,
   HOSTILE_NAME,
@@ -70,7 +71,9 @@ async function rejectsWith(p: Promise<unknown>, code: string): Promise<AppError>
 }
 
 describe('complete store', async () => {
+  const started = performance.now();
   const { r, store } = await scan(completeStore);
+  const wallMs = performance.now() - started;
 
   test('grade A (≈ 95), not capped; only HTTPS is missing on plain-http loopback', () => {
     assert.equal(r.grade, 'A');
@@ -119,7 +122,9 @@ describe('complete store', async () => {
   test('fetched log and timing', () => {
     assert.equal(r.fetched.length, store.requests.length);
     assert.ok(r.fetched.every((f) => f.outcome === 'ok'), JSON.stringify(r.fetched.filter((f) => f.outcome !== 'ok')));
-    assert.ok(r.duration_ms < 5000, `${r.duration_ms} ms`); // a hang catcher; speed is measured by npm run bench
+    // The reported times are consistent with the time the scan took as measured here; speed is npm run bench's.
+    assert.ok(Number.isInteger(r.duration_ms) && r.duration_ms >= 0 && r.duration_ms <= Math.ceil(wallMs), `${r.duration_ms} ms of ${wallMs} ms`);
+    assert.ok(r.fetched.every((f) => f.ms <= r.duration_ms + 1), 'no fetch took longer than the scan');
   });
 });
 
@@ -197,7 +202,6 @@ test('a 6 MB homepage is cut at the cap and the scan completes', async () => {
   const { r } = await scan(hugePageStore);
   const home = r.fetched.find((f) => new URL(f.url).pathname === '/');
   assert.equal(home?.outcome, 'too-large');
-  assert.ok(r.duration_ms < 9000, `${r.duration_ms} ms`);
 });
 
 test('a redirect loop is a scored finding, within the request budget', async () => {
@@ -206,13 +210,14 @@ test('a redirect loop is a scored finding, within the request budget', async () 
   assert.equal(r.grade, 'E');
 });
 
-test('a store that never answers ends in SCAN_TIMEOUT within timeoutMs + 1 s', async () => {
+test('a store that never answers ends in SCAN_TIMEOUT when timeoutMs is up, not before', async () => {
   const store = await serve(silentStore);
+  const timeoutMs = 2000;
   const started = Date.now();
-  const err = await rejectsWith(runScan(store.url, { ...OPTS, timeoutMs: 2000 }), 'SCAN_TIMEOUT');
+  const err = await rejectsWith(runScan(store.url, { ...OPTS, timeoutMs }), 'SCAN_TIMEOUT');
   const elapsed = Date.now() - started;
-  assert.ok(elapsed < 3000, `${elapsed} ms`);
-  assert.ok(elapsed >= 1900, `${elapsed} ms`);
+  assert.ok(elapsed >= timeoutMs * 0.95, `${elapsed} ms: not before the timeout`);
+  assertWithin('SCAN_TIMEOUT of a silent store', elapsed, timeoutMs); // it would otherwise wait for ever
   assert.match(err.message, /did not answer within 2 seconds/);
 });
 
@@ -226,7 +231,7 @@ test('a homepage drip-fed one byte every 500 ms is SCAN_TIMEOUT too', async () =
   }));
   const started = Date.now();
   await rejectsWith(runScan(store.url, { ...OPTS, timeoutMs: 2000 }), 'SCAN_TIMEOUT');
-  assert.ok(Date.now() - started < 3000);
+  assertWithin('SCAN_TIMEOUT of a dripping home page', Date.now() - started, 2000); // the drip never ends
 });
 
 test('a closed port is STORE_UNREACHABLE', async () => {
@@ -256,8 +261,10 @@ test('refused targets are INVALID_URL: a bad scheme, and a name resolving to a p
 test('an aborted caller gets an AbortError and the store sees its sockets closed', async () => {
   const store = await serve(() => ({ '/': { delayMs: 5000, body: '<title>slow</title>' } }));
   const ac = new AbortController();
-  setTimeout(() => ac.abort(), 200);
+  const abortAfterMs = 200;
+  setTimeout(() => ac.abort(), abortAfterMs);
   const started = Date.now();
   await assert.rejects(runScan(store.url, { ...OPTS, signal: ac.signal }), (err: Error) => err.name === 'AbortError');
-  assert.ok(Date.now() - started < 1500);
+  // Within 10× the abort time, well before the store's answer at 5 s that a scan blind to the abort would wait for.
+  assertWithin('abort', Date.now() - started, abortAfterMs);
 });

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { parse } from 'parse5';
 import type { Entity } from '../../scan/artifacts.js';
 import { parsePage } from '../../scan/html.js';
+import { assertLinear } from '../helpers/timing.js';
 import {
   MAX_JSON_DEPTH,
   decodeEntities,
@@ -140,11 +141,9 @@ test('nesting beyond 64 is dropped (R5): [[[…]]] 10,000 deep and @graph 5,000 
 });
 
 test('a 1 MB string and 100,000 keys parse in linear time', () => {
-  const t0 = performance.now();
-  ok(`{"a":"${'x'.repeat(1_000_000)}"}`);
-  ok(`{${Array.from({ length: 100_000 }, (_, i) => `"k${i}":${i}`).join(',')}}`);
-  ok('[' + '{"a":1},'.repeat(100_000) + ']');
-  assert.ok(performance.now() - t0 < 2_000);
+  assertLinear('1 MB string', 100_000, (n) => `{"a":"${'x'.repeat(n)}"}`, ok);
+  assertLinear('100,000 keys', 10_000, (n) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`, ok);
+  assertLinear('100,000 objects', 10_000, (n) => '[' + '{"a":1},'.repeat(n) + ']', ok);
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -228,9 +227,8 @@ test('the entity budget bounds reference fan-out (a diamond chain does not explo
   const graph: Record<string, unknown>[] = [];
   for (let i = 0; i < 40; i++) graph.push({ '@id': `#n${i}`, '@type': 'Thing', a: { '@id': `#n${i + 1}` }, b: { '@id': `#n${i + 1}` } });
   graph.push({ '@id': '#n40', '@type': 'Thing', name: 'end' });
-  const t0 = performance.now();
+  // 2⁴⁰ paths if every reference were followed: the bounded output proves the budget, and that it returned at all.
   const flat = flattenEntities(jsonLdEntities([{ '@graph': graph }]));
-  assert.ok(performance.now() - t0 < 2_000);
   assert.ok(flat.length <= 5_000 + 41);
   assert.ok(JSON.stringify(flat).length < 50_000_000);
 });

@@ -1,9 +1,11 @@
 // security.md R1–R6 at the service boundary: hostile stores scanned through GET /api/v1/scan of the real app. The
-// caller always gets an answer within a bound (200 with the affected resource or check failed, or 504 when the
-// home page itself never arrives), the process stays alive and small, the fixture never sees more than
-// SCAN_MAX_REQUESTS requests, and whatever is stored serialises. The unit-level proofs (caps per fetch, parser
-// bounds) live in test/scan/fetch.test.ts, sitemap.test.ts, structured-data.test.ts and html.test.ts; R7 (client
-// disconnect) is proven at this boundary by test/tools/scan-store.test.ts.
+// caller always gets an answer (200 with the affected resource or check failed, or 504 when the home page itself
+// never arrives; a timeout within 10× its configured time, where the hostile store would never end), the process
+// stays alive and small, the fixture never sees more than SCAN_MAX_REQUESTS requests, and whatever is stored
+// serialises. How fast hostile stores are scanned is measured by `npm run bench`, as ratios to a plain store. The
+// unit-level proofs (caps per fetch, parser bounds as linear-time ratios) live in test/scan/fetch.test.ts,
+// sitemap.test.ts, structured-data.test.ts and html.test.ts; R7 (client disconnect) is proven at this boundary by
+// test/tools/scan-store.test.ts.
 import '../support/loopback-guard.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import { performance } from 'node:perf_hooks';
+import { assertLinear, assertWithin } from '../helpers/timing.js';
 import { startApp, type TestApp } from '../helpers/start-app.js';
 import { startFixtureStore, type FixtureRoutes, type FixtureStore, zeros } from '../helpers/fixture-store.js';
 import { htmlPage, page, redirectLoopStore, sitemapIndex, text, urlset, xml } from '../fixtures/stores.js';
@@ -93,13 +96,12 @@ describe('R1: decompression bombs and endless bodies as the home page', () => {
     ['endless chunked', streamed(Infinity, {})],
   ];
   for (const [name, route] of bombs) {
-    test(`${name}: 200 within a few seconds, the page marked too large, RSS growth < 150 MB`, async () => {
+    test(`${name}: 200, the page marked too large, RSS growth < 150 MB`, async () => {
       const store = await fixture({ '/': route, '/robots.txt': text('User-agent: *\nAllow: /\n') });
       const rss = process.memoryUsage().rss;
       const r = await scan(app, store);
       const grown = process.memoryUsage().rss - rss;
       const report = await assertScored(app, r, name);
-      assert.ok(r.ms < 5000, `${name}: answered after ${Math.round(r.ms)} ms`);
       assert.ok(grown < 150 * MiB, `${name}: RSS grew ${Math.round(grown / MiB)} MiB`);
       assert.deepEqual(outcomeOf(report, store.url), ['too-large', 'too-large'], 'neutral and agent fetches both stopped at the cap');
     });
@@ -107,8 +109,9 @@ describe('R1: decompression bombs and endless bodies as the home page', () => {
 });
 
 describe('R2: slow drip and hung servers', () => {
-  test('a home page dripping 1 byte / 500 ms is 504 SCAN_TIMEOUT within SCAN_TIMEOUT_MS + 1 s; a dripping robots.txt still scores (200)', async (t) => {
-    const slow = await startApp(t, { SCAN_TIMEOUT_MS: '3000' });
+  test('a home page dripping 1 byte / 500 ms is 504 SCAN_TIMEOUT at SCAN_TIMEOUT_MS; a dripping robots.txt still scores (200)', async (t) => {
+    const budgetMs = 3000;
+    const slow = await startApp(t, { SCAN_TIMEOUT_MS: String(budgetMs) });
     const home = await fixture({ '/': drip, '/robots.txt': text('User-agent: *\nAllow: /\n') });
     const secondary = await fixture({ '/': SMALL_HOME, '/robots.txt': drip });
     // Both at once: two independent scans, one budget of wall time.
@@ -116,20 +119,22 @@ describe('R2: slow drip and hung servers', () => {
     assert.equal(h.status, 504, JSON.stringify(h.body));
     assert.equal(h.body.code, 'SCAN_TIMEOUT');
     assert.equal(h.body.error, h.body.message);
-    assert.ok(h.ms < 3000 + 1000, `504 after ${Math.round(h.ms)} ms`);
+    assertWithin('504 for a dripping home page', h.ms, budgetMs); // the drip never ends
     const report = await assertScored(slow, s, 'dripping robots.txt');
-    assert.ok(s.ms < 3000 + 1000, `200 after ${Math.round(s.ms)} ms`);
+    assertWithin('200 with a dripping robots.txt', s.ms, budgetMs);
     assert.deepEqual(outcomeOf(report, `${secondary.origin}/robots.txt`), ['timeout']);
     assert.notEqual(checkOf(report, 'discovery_robots_txt')?.status, 'pass', 'the robots.txt check does not pass on a cut-off file');
     assert.equal(await slow.store.countStores(), 1, 'only the completed scan is stored');
   });
 
   test('a product page that never answers times out on its own (per-request timeout) and the scan scores the rest', async (t) => {
-    const quick = await startApp(t, { SCAN_TIMEOUT_MS: '8000' }, { scanOverrides: { requestTimeoutMs: 1000 } });
+    // The scan deadline lies beyond 10× the request timeout: an answer within that bound is the request timeout's.
+    const requestTimeoutMs = 1000;
+    const quick = await startApp(t, { SCAN_TIMEOUT_MS: '30000' }, { scanOverrides: { requestTimeoutMs } });
     const store = await fixture({ '/': SMALL_HOME, '/products/one': (req) => void req.resume() });
     const r = await scan(quick, store);
     const report = await assertScored(quick, r, 'hung product page');
-    assert.ok(r.ms < 1000 + 2000, `answered after ${Math.round(r.ms)} ms`);
+    assertWithin('the scan with a hung product page', r.ms, requestTimeoutMs);
     assert.deepEqual(outcomeOf(report, `${store.origin}/products/one`), ['timeout']);
   });
 });
@@ -188,11 +193,10 @@ describe('R4: XML entity bombs in the sitemap', () => {
     ['10⁶ character references', `<urlset><url><loc>https://x.test/${'&#65;'.repeat(1_000_000)}</loc></url></urlset>`],
   ];
   for (const [name, body] of bombs) {
-    test(`${name}: scan 200 quickly`, async () => {
+    test(`${name}: scan 200 (a bomb that were expanded would never finish)`, async () => {
       const store = await fixture({ '/': SMALL_HOME, '/sitemap.xml': xml(body) });
       const r = await scan(app, store);
       await assertScored(app, r, name);
-      assert.ok(r.ms < 3000, `${name}: ${Math.round(r.ms)} ms`);
     });
   }
 });
@@ -209,50 +213,44 @@ describe('R5: deep nesting', () => {
       const r = await scan(app, store);
       const report = await assertScored(app, r, name);
       assert.doesNotThrow(() => JSON.stringify(report));
-      assert.ok(r.ms < 5000, `${name}: ${Math.round(r.ms)} ms`);
     });
   }
 });
 
 describe('R6: ReDoS inputs', () => {
-  const routes = (): FixtureRoutes => ({
+  // n = 100,000 is the case of design/security.md R6 (meta content of 100,000 characters, a robots line of 50,000
+  // "*", a 1 MiB llms.txt line); smaller n scale every long value alike, for the linear-time ratios below.
+  const routes = (n = 100_000): FixtureRoutes => ({
     '/': page(
       htmlPage({
         title: 'ReDoS',
-        head: `<meta name="description" content="${'a'.repeat(100_000)}!"><meta property="og:title" content="${'a '.repeat(50_000)}!">`,
-        body: `<h1>${'a'.repeat(100_000)}</h1><a href="/products/one">one</a><a href="/products/two">two</a>`,
+        head: `<meta name="description" content="${'a'.repeat(n)}!"><meta property="og:title" content="${'a '.repeat(n / 2)}!">`,
+        body: `<h1>${'a'.repeat(n)}</h1><a href="/products/one">one</a><a href="/products/two">two</a>`,
       }),
     ),
-    '/products/one': page(htmlPage({ title: 'One', head: `<meta name="description" content="${'a'.repeat(100_000)}!">`, body: '<h1>One</h1><p>€10.00</p>' })),
-    '/robots.txt': text(`User-agent: *\nDisallow: /${'*'.repeat(50_000)}x\nAllow: /${'*/'.repeat(20_000)}$\n\nUser-agent: ChatGPT-User\nDisallow: /${'*a'.repeat(20_000)}b\n`),
-    '/llms.txt': text(`# ${'x'.repeat(MiB)}`),
+    '/products/one': page(htmlPage({ title: 'One', head: `<meta name="description" content="${'a'.repeat(n)}!">`, body: '<h1>One</h1><p>€10.00</p>' })),
+    '/robots.txt': text(`User-agent: *\nDisallow: /${'*'.repeat(n / 2)}x\nAllow: /${'*/'.repeat(n / 5)}$\n\nUser-agent: ChatGPT-User\nDisallow: /${'*a'.repeat(n / 5)}b\n`),
+    '/llms.txt': text(`# ${'x'.repeat((MiB * n) / 100_000)}`),
   });
 
-  test('meta content of 100,000 chars, a robots line of 50,000 "*", a 1 MiB llms.txt line: the scan completes quickly', async () => {
-    const store = await fixture(routes);
+  test('meta content of 100,000 chars, a robots line of 50,000 "*", a 1 MiB llms.txt line: the scan completes', async () => {
+    const store = await fixture(routes());
     const r = await scan(app, store);
     await assertScored(app, r, 'ReDoS store');
-    assert.ok(r.ms < 3000, `scan took ${Math.round(r.ms)} ms`); // a hang catcher on a shared CI machine (≈ 100 ms idle)
   });
 
-  test('each check on those artifacts runs in < 100 ms (best of 3)', async () => {
-    const store = await fixture(routes);
-    const fetcher = createFetcher({ allowPrivate: true, maxRequests: 20, deadlineMs: 10_000, baseUrl: BASE });
-    const t0 = performance.now();
-    const artifacts = await gather(new URL(store.url), fetcher, { baseUrl: BASE, maxRequests: 20 });
-    assert.ok(performance.now() - t0 < 3000, `gather took ${Math.round(performance.now() - t0)} ms`);
+  test('each check on those artifacts runs in time linear in their size (10× the input, ≤ 30× the time)', async () => {
+    const gathered = async (n: number) => {
+      const store = await fixture(routes(n));
+      const fetcher = createFetcher({ allowPrivate: true, maxRequests: 20, deadlineMs: 10_000, baseUrl: BASE });
+      return { store, artifacts: await gather(new URL(store.url), fetcher, { baseUrl: BASE, maxRequests: 20 }) };
+    };
+    const small = await gathered(10_000);
+    const { store, artifacts } = await gathered(100_000);
     assert.ok(artifacts.robots.present, 'the hostile robots.txt was read');
     assert.equal(artifacts.robots.isAllowed('ChatGPT-User', `${store.origin}/${'a'.repeat(5000)}`), true);
-    const slow: string[] = [];
     for (const def of CHECKS) {
-      let best = Infinity;
-      for (let i = 0; i < 3; i++) {
-        const started = performance.now();
-        runChecks(artifacts, undefined, [def]);
-        best = Math.min(best, performance.now() - started);
-      }
-      if (best >= 100) slow.push(`${def.id}: ${best.toFixed(1)} ms`);
+      assertLinear(def.id, 10_000, (n) => (n === 10_000 ? small.artifacts : artifacts), (a) => runChecks(a, undefined, [def]), { minBatchMs: 5 });
     }
-    assert.deepEqual(slow, []);
   });
 });

@@ -1,7 +1,8 @@
 // security.md R8, the light node:test version (the 200-socket run belongs to the bench): the server exactly as
 // serve() builds it for production. 20 raw sockets send an unfinished header block and then one byte every 2 s;
 // each must get Node's 408 and be closed about headersTimeout (10 s) after it opened, well before Node's default
-// 30 s connection check would do it (the regression signal), while /healthz keeps answering fast.
+// 30 s connection check would do it (the regression signal), while /healthz keeps answering as fast as it did
+// before the attack (a ratio of medians measured in the test).
 import '../support/loopback-guard.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,24 +13,44 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serve } from '../../server/main.js';
 import { loadConfig } from '../../server/config.js';
+import { assertRatio } from '../helpers/timing.js';
 
 const SOCKETS = 20;
-const BOUND_MS = 14_000; // headersTimeout 10 s + a 1 s check interval + slack for a busy CI machine
+const HEADERS_TIMEOUT_MS = 10_000;
+// A socket closed later than this was not closed by headersTimeout (10 s + the 1 s check interval) but by Node's
+// default 30 s connection check: the regression. Halfway between the two, so a busy machine cannot cross it.
+const LATE_MS = 2 * HEADERS_TIMEOUT_MS;
+const BOUND_MS = LATE_MS + 5_000; // whatever the server does, each socket is given up on by then
 
 interface Outcome {
   closedAfterMs: number;
   status: string;
 }
 
-test('R8: slowloris sockets get 408 and are closed within ~12 s; /healthz stays fast meanwhile', { timeout: 30_000 }, async (t) => {
+test('R8: slowloris sockets get 408 and are closed after headersTimeout; /healthz stays as fast meanwhile', { timeout: 60_000 }, async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'srk-slowloris-'));
   const running = await serve(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ANON_READS_PER_MINUTE: '100000' }));
   t.after(async () => {
     await running.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
-  assert.equal(running.server.headersTimeout, 10_000);
+  assert.equal(running.server.headersTimeout, HEADERS_TIMEOUT_MS);
   const port = Number(new URL(running.url).port);
+
+  const healthMs = async (): Promise<number> => {
+    const t0 = performance.now();
+    const res = await fetch(`${running.url}/healthz`);
+    await res.text();
+    assert.equal(res.status, 200);
+    return performance.now() - t0;
+  };
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  // The baseline: /healthz before the attack, on this machine as loaded as it is now.
+  const calm: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    calm.push(await healthMs());
+    await new Promise((r) => setTimeout(r, 50));
+  }
 
   const sockets: net.Socket[] = [];
   const outcomes = Promise.all(
@@ -64,25 +85,22 @@ test('R8: slowloris sockets get 408 and are closed within ~12 s; /healthz stays 
   let settled = false;
   void outcomes.then(() => (settled = true));
   while (!settled && health.length < 200) {
-    const t0 = performance.now();
-    const res = await fetch(`${running.url}/healthz`);
-    await res.text();
-    assert.equal(res.status, 200);
-    health.push(performance.now() - t0);
+    health.push(await healthMs());
     await new Promise((r) => setTimeout(r, 250));
   }
   const results = await outcomes;
   for (const s of sockets) s.destroy();
 
-  const late = results.filter((r) => r.closedAfterMs >= 13_000);
-  assert.deepEqual(late.map((r) => Math.round(r.closedAfterMs)), [], 'sockets the server did not close within ~12 s');
-  assert.ok(results.every((r) => r.closedAfterMs >= 9_000), `closed too early: ${results.map((r) => Math.round(r.closedAfterMs)).join(', ')}`);
+  const late = results.filter((r) => r.closedAfterMs >= LATE_MS);
+  assert.deepEqual(late.map((r) => Math.round(r.closedAfterMs)), [], 'sockets the server did not close by headersTimeout');
+  assert.ok(
+    results.every((r) => r.closedAfterMs >= 0.9 * HEADERS_TIMEOUT_MS),
+    `closed before headersTimeout: ${results.map((r) => Math.round(r.closedAfterMs)).join(', ')}`,
+  );
   assert.deepEqual([...new Set(results.map((r) => r.status))], ['HTTP/1.1 408 Request Timeout']);
+  t.diagnostic(`sockets closed after ${Math.round(Math.min(...results.map((r) => r.closedAfterMs)))}–${Math.round(Math.max(...results.map((r) => r.closedAfterMs)))} ms`);
 
-  health.sort((a, b) => a - b);
-  const median = health[Math.floor(health.length / 2)];
-  t.diagnostic(`/healthz during the attack: ${health.length} calls, median ${median.toFixed(1)} ms, max ${health.at(-1)!.toFixed(1)} ms`);
+  t.diagnostic(`/healthz: median ${median(calm).toFixed(1)} ms before, ${median(health).toFixed(1)} ms during the attack (${health.length} calls)`);
   assert.ok(health.length >= 10);
-  assert.ok(median < 50, `median ${median.toFixed(1)} ms`);
-  assert.ok(health.at(-1)! < 1000, `max ${health.at(-1)!.toFixed(1)} ms`); // a hang catcher on a shared machine
+  assertRatio('/healthz median during the attack', median(health), median(calm), 10);
 });

@@ -8,6 +8,7 @@ import net from 'node:net';
 import zlib from 'node:zlib';
 import { parse } from 'parse5';
 import { call, startApp, type Answer, type TestApp } from '../helpers/start-app.js';
+import { assertRatio } from '../helpers/timing.js';
 import { startFixtureStore, startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { HOSTILE_NAME, HOSTILE_TITLE, hostileStore } from '../fixtures/stores.js';
@@ -213,18 +214,14 @@ describe('O4: header injection through the echoed Idempotency-Key', () => {
 });
 
 describe('O5: MCP transport rows not covered by test/mcp/mcp.test.ts', () => {
-  test('GET, DELETE, PUT and PATCH /mcp answer 405 with Allow: POST in < 100 ms (best of 3), never a stream', async () => {
+  test('GET, DELETE, PUT and PATCH /mcp answer 405 with Allow: POST, a whole JSON body, never a stream', async () => {
     for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
-      let best = Infinity;
-      for (let i = 0; i < 3; i++) {
-        const res = await call(`${app.url}/mcp`, { method, headers: { accept: 'text/event-stream' } });
-        assert.equal(res.status, 405, method);
-        assert.equal(res.headers.get('allow'), 'POST');
-        assert.match(res.headers.get('content-type') ?? '', /application\/json/);
-        assert.equal(res.body.jsonrpc, '2.0');
-        best = Math.min(best, res.ms);
-      }
-      assert.ok(best < 100, `${method}: ${best.toFixed(1)} ms`);
+      // An open event stream would never end: the read is cut after 10 s (the answer takes milliseconds).
+      const res = await call(`${app.url}/mcp`, { method, headers: { accept: 'text/event-stream' }, signal: AbortSignal.timeout(10_000) });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get('allow'), 'POST');
+      assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+      assert.equal(res.body.jsonrpc, '2.0');
     }
   });
 
@@ -485,7 +482,7 @@ describe('O8: body abuse and the error shape', () => {
 });
 
 describe('K1 and L2 at the boundary', () => {
-  test('K1: an invalid key on the scan endpoint is 401 before anything is fetched; a 10 KiB token is refused in < 50 ms', async () => {
+  test('K1: an invalid key on the scan endpoint is 401 before anything is fetched; a 10 KiB token costs no more than a short one', async () => {
     const seen = shop.requests.length;
     for (const authorization of ['Bearer srk_wrong', `Bearer ${key.slice(0, -1)}0`, 'Basic dXNlcjpwdw==', 'Bearer', `Bearer ${'a'.repeat(10_240)}`]) {
       const res = await call(`${app.url}/api/v1/scan?url=${encodeURIComponent(shop.url)}`, { headers: { authorization } });
@@ -493,13 +490,17 @@ describe('K1 and L2 at the boundary', () => {
       assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer realm="store-readiness", error="invalid_token"$/);
     }
     assert.equal(shop.requests.length, seen, 'the store was never fetched');
-    let best = Infinity;
+    // Best of 5, interleaved with the same request carrying a short wrong token: the baseline of this run.
+    let huge = Infinity;
+    let short = Infinity;
     for (let i = 0; i < 5; i++) {
-      const res = await call(`${app.url}/api/v1/scan/1.json`, { headers: { authorization: `Bearer ${'a'.repeat(10_240)}` } });
-      assert.equal(res.status, 401);
-      best = Math.min(best, res.ms);
+      for (const [token, keep] of [['srk_wrong', (ms: number) => (short = Math.min(short, ms))], ['a'.repeat(10_240), (ms: number) => (huge = Math.min(huge, ms))]] as const) {
+        const res = await call(`${app.url}/api/v1/scan/1.json`, { headers: { authorization: `Bearer ${token}` } });
+        assert.equal(res.status, 401);
+        keep(res.ms);
+      }
     }
-    assert.ok(best < 50, `${best.toFixed(1)} ms`);
+    assertRatio('a 10 KiB token', huge, short, 10);
   });
 
   test('L2 regression guard: PRO_SCANS_PER_30_DAYS=2 → the third scan is 429 with the "pro-30d" policy (a MemoryStore would never fire)', async (t) => {

@@ -64,6 +64,74 @@ test('anonymous scans: exactly the hourly limit gets through, then 429 with Retr
   assert.equal(store.hits('/'), 3 * 3, 'rejected scans never reach the store (home fetched three times per scan: neutral, agent UA, and as Markdown since the store has no product page)');
 });
 
+test('calls refused before a scan starts spend no scan quota yet carry its headers; 502 and 504 still count', async (t) => {
+  // Production address rules, with the fixtures' loopback address allowed by the test seam.
+  const app = await startApp(t, { ANON_SCANS_PER_HOUR: '3', SCAN_ALLOW_PRIVATE: '0', SCAN_TIMEOUT_MS: '1000' }, { scanOverrides: { allowIPAddressList: ['127.0.0.1'] } });
+  const store = await tinyStore(t);
+  const silent = await startFixtureStore({ '*': () => {} });
+  t.after(() => silent.close());
+  const gone = await startFixtureStore({});
+  await gone.close();
+  const target = encodeURIComponent(store.url);
+  const refusals: [string, RequestInit, number, string][] = [
+    ['', {}, 400, 'MISSING_URL'],
+    ['?url=', {}, 400, 'MISSING_URL'],
+    [`?url=${target}&url=${target}`, {}, 400, 'INVALID_URL'],
+    [`?url=${encodeURIComponent('ftp://shop.test/')}`, {}, 400, 'INVALID_URL'],
+    [`?url=${encodeURIComponent('http://user:pw@shop.test/')}`, {}, 400, 'INVALID_URL'],
+    [`?url=${encodeURIComponent('http://10.0.0.1/')}`, {}, 400, 'INVALID_URL'],
+    [`?url=${encodeURIComponent(`http://127.0.0.2:${store.port}/`)}`, {}, 400, 'INVALID_URL'],
+    [`?url=${encodeURIComponent(`https://shop.test/${'a'.repeat(4096)}`)}`, {}, 400, 'INVALID_URL'],
+    [`?url=${target}&vertical=spaceships`, {}, 400, 'INVALID_PARAMS'],
+    [`?url=${target}`, { headers: { authorization: 'Bearer srk_wrong' } }, 401, 'UNAUTHORIZED'],
+    [`?url=${target}`, { method: 'HEAD' }, 405, ''],
+    [`?url=${target}`, { method: 'POST' }, 405, 'METHOD_NOT_ALLOWED'],
+  ];
+  for (const prefix of ['/api/v1', '/api']) {
+    for (const [query, init, status, code] of refusals) {
+      const label = `${init.method ?? 'GET'} ${prefix}/scan${query.slice(0, 60)}`;
+      const res = await getJson(`${app.url}${prefix}/scan${query}`, init);
+      assert.equal(res.status, status, label);
+      if (code) assert.equal(res.body.code, code, label);
+      // Refused before the limiter: its headers say nothing was spent (a HEAD or another method never reaches it).
+      const scanHeader = parseSfList(res.headers.get('ratelimit')).find((h) => h.name === 'scan');
+      if (status !== 405) assert.equal(scanHeader?.params.r, '3', label);
+    }
+  }
+  assert.equal(store.requests.length, 0, 'no refused call reached the store');
+
+  const first = await scan(app, store);
+  assert.equal(first.status, 200, 'after 24 refusals the first real scan goes through');
+  assert.equal(parseSfList(first.headers.get('ratelimit')).find((h) => h.name === 'scan')?.params.r, '2');
+  const unreachable = await getJson(`${app.url}/api/v1/scan?url=${encodeURIComponent(gone.url)}`);
+  assert.equal(unreachable.status, 502, 'a store that cannot be reached was still tried: it counts');
+  const timeout = await getJson(`${app.url}/api/v1/scan?url=${encodeURIComponent(silent.url)}`);
+  assert.equal(timeout.status, 504, 'a store that does not answer in time was still fetched: it counts');
+  assert.equal(parseSfList(timeout.headers.get('ratelimit')).find((h) => h.name === 'scan')?.params.r, '0');
+  const refused = await scan(app, store);
+  assert.equal(refused.status, 429);
+  const missing = await getJson(`${app.url}/api/v1/scan`);
+  assert.equal(missing.status, 400, 'arguments are judged before the limit: a bad call is told what is wrong with it');
+  assert.equal(parseSfList(missing.headers.get('ratelimit')).find((h) => h.name === 'scan')?.params.r, '0');
+});
+
+test('a Pro key\'s refused scan calls spend neither its hourly nor its 30-day quota', async (t) => {
+  const app = await startApp(t, { PRO_SCANS_PER_HOUR: '5', PRO_SCANS_PER_30_DAYS: '50' });
+  const store = await tinyStore(t);
+  const { key } = await createApiKey(app.store, 'refused@shop.test');
+  const pro = { authorization: `Bearer ${key}` };
+  const left = (res: { headers: Headers }) =>
+    parseSfList(res.headers.get('ratelimit')).filter((h) => h.name !== 'read').map((h) => [h.name, h.params.r]);
+  for (const query of ['', `?url=${encodeURIComponent('ftp://shop.test/')}`, `?url=${encodeURIComponent(store.url)}&vertical=nope`]) {
+    const res = await getJson(`${app.url}/api/v1/scan${query}`, { headers: pro });
+    assert.equal(res.status, 400, query);
+    assert.deepEqual(left(res), [['scan', '5'], ['pro-30d', '50']], query);
+  }
+  const ok = await scan(app, store, pro);
+  assert.equal(ok.status, 200);
+  assert.deepEqual(left(ok), [['scan', '4'], ['pro-30d', '49']]);
+});
+
 test('X-Forwarded-For is ignored unless TRUST_PROXY says so', async (t) => {
   const untrusted = await startApp(t, { ANON_SCANS_PER_HOUR: '1' });
   const store = await tinyStore(t);
