@@ -4,7 +4,7 @@ import { ROUTES, type RouteDef } from './routes.js';
 import { CHANGELOG_PATH } from '../well-known/changelog.js';
 import { API_CATALOG_PATH } from '../well-known/links.js';
 
-export const SERVICE_VERSION = '1.0.0';
+export const SERVICE_VERSION = '1.1.0';
 
 export function discoveryDocument(baseUrl: string, routes: RouteDef[] = ROUTES) {
   const api = routes.map((r) => ({

@@ -41,8 +41,9 @@ const SYMBOL_CODES: Record<string, string[]> = {
   CHF: ['CHF'], Fr: ['CHF'], SFr: ['CHF'], RM: ['MYR'], Rp: ['IDR'], 'S/': ['PEN'], Bs: ['VES', 'BOB'], Br: ['BYN', 'ETB'],
   'ر.س': ['SAR'], 'د.إ': ['AED'], 'ج.م': ['EGP'], 'ريال': ['SAR', 'QAR', 'OMR', 'YER'], 'ریال': ['IRR'], 'تومان': ['IRR'],
 };
-// Markers that stand for one currency nearly everywhere; the rest need the page's other signals to agree.
-const UNAMBIGUOUS_DEFAULT: Record<string, string> = { '£': 'GBP', '円': 'JPY', руб: 'RUB' };
+// Markers that stand for one currency nearly everywhere, and "$", which an agent reads as US dollars when nothing on
+// the page names another dollar; the rest need the page's other signals to agree.
+const UNAMBIGUOUS_DEFAULT: Record<string, string> = { '£': 'GBP', '$': 'USD', '円': 'JPY', руб: 'RUB' };
 const SYMBOL_BY_KEY = new Map(Object.keys(SYMBOL_CODES).map((s) => [symbolKey(s), s]));
 
 // Currencies printed without minor units: ISO 4217 minor unit 0, or a unit worth so little that shops never show

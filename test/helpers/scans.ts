@@ -24,7 +24,7 @@ export function fakeReport(id: number, o: FakeScanOptions): ScanResult {
     url: `https://${o.host}/`,
     vertical: o.vertical ?? null,
     scanned_at: createdAt.toISOString(),
-    rubric_version: '2026-11.1',
+    rubric_version: '2026-11.2',
     score: o.score,
     grade: o.grade ?? gradeFor(o.score),
     capped: o.capped ?? false,

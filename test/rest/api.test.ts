@@ -11,7 +11,7 @@ test('GET /api/v1 serves the discovery document, and /api the same', async (t) =
   const v1 = await getJson(`${app.url}/api/v1`);
   assert.equal(v1.status, 200);
   assert.equal(v1.body.name, 'store-readiness');
-  assert.equal(v1.body.version, '1.0.0');
+  assert.equal(v1.body.version, '1.1.0');
   assert.equal(v1.body.status, 'ok');
   assert.equal(v1.body.openapi, 'http://localhost:3000/openapi.json');
   assert.ok(v1.body.endpoints.some((e: { path: string }) => e.path === '/api/v1/scan/{scan_id}.json'));

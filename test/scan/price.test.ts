@@ -189,10 +189,10 @@ test('normaliseCurrency: ISO codes pass; symbols map when unambiguous or when th
   assert.equal(normaliseCurrency('€', none), 'EUR');
   assert.equal(normaliseCurrency('R$', none), 'BRL');
   assert.equal(normaliseCurrency('£', none), 'GBP');
-  assert.equal(normaliseCurrency('$', none), '$');
+  assert.equal(normaliseCurrency('$', none), 'USD'); // nothing names another dollar
   assert.equal(normaliseCurrency('$', new Set(['CAD'])), 'CAD');
   assert.equal(normaliseCurrency('$', new Set(['CAD', 'USD'])), '$');
-  assert.equal(normaliseCurrency('$', new Set(['EUR'])), '$'); // a signal that no "$" stands for does not help
+  assert.equal(normaliseCurrency('$', new Set(['EUR'])), 'USD'); // a signal that no "$" stands for does not help
   assert.equal(normaliseCurrency('kr', new Set(['SEK'])), 'SEK');
   assert.equal(normaliseCurrency('kr', none), 'kr');
   assert.equal(normaliseCurrency('¥', new Set(['JPY'])), 'JPY');

@@ -203,11 +203,13 @@ test('offer prices: lowPrice, priceSpecification (not the list price), cheapest 
 // ---------------------------------------------------------------------------------------------------------------
 // Currency, availability, identifiers, brand
 
-test('currency: a symbol takes the code the page\'s signals (URL country, lang region) agree on, else stays raw', () => {
+test('currency: a symbol takes the code the page\'s signals (URL country, lang region) agree on, else its default or stays raw', () => {
   const ca = must(product('<h1>Toque</h1><p>$24.99</p><button>Add to cart</button>', '', 'https://shop.ca/p/1'));
   assert.equal(ca.currency?.value, 'CAD');
   const us = must(product('<h1>Cap</h1><p>$24.99</p><button>Add to cart</button>', '', 'https://shop.test/p/1'));
-  assert.equal(us.currency?.value, '$');
+  assert.equal(us.currency?.value, 'USD'); // "$" with nothing naming another dollar
+  const nordic = must(product('<h1>Mössa</h1><p>199 kr</p><button>Add to cart</button>', '', 'https://shop.test/p/1'));
+  assert.equal(nordic.currency?.value, 'kr'); // SEK, NOK, DKK or ISK: nothing on the page says which
   const lang = extractProduct(parsePage('<html lang="en-AU"><body><h1>Hat</h1><p>$9</p><button>Buy now</button></body></html>', URL_));
   assert.equal(lang?.currency?.value, 'AUD');
 });

@@ -14,7 +14,7 @@ test('server card: identity, remote, no auth and the MCP tools, public and cache
   assert.equal(res.headers.get('cache-control'), 'public, max-age=3600');
   const card = res.body;
   assert.equal(card.name, 'localhost/store-readiness');
-  assert.equal(card.version, '1.0.0');
+  assert.equal(card.version, '1.1.0');
   assert.ok(card.description.length > 20);
   assert.deepEqual(card.remotes, [{ type: 'streamable-http', url: 'http://localhost:3000/mcp', authentication: { required: false, schemes: [] } }]);
   assert.deepEqual(card.authentication, { required: false, schemes: [] });

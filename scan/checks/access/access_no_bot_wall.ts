@@ -73,7 +73,9 @@ export default defineCheck({
         };
       }
     }
-    const pdpNote = pdpAgent ? `; product page probe ${pdpAgent.status}` : '';
+    // Without a product page R13 went to the homepage (gather.ts): the evidence names what was probed.
+    const probed = a.pdps.length > 0 ? 'product page probe' : 'homepage Markdown probe';
+    const pdpNote = pdpAgent ? `; ${probed} ${pdpAgent.status}` : '';
     return {
       status: 'pass',
       evidence: `Agent probe ${agent.url} → ${agent.status}, same page as the neutral request (title ${quote(agentTitle ?? '', 80)}, ${Math.round(ratio * 100)} % of its size)${pdpNote} (${seen}).`,

@@ -45,6 +45,18 @@ describe('access_no_bot_wall', () => {
     assert.match(small.evidence, /degraded page/);
   });
 
+  it('names the probe it compared: the product page, or the homepage when the scan found no product page', () => {
+    const pdpProbe = okResource(`${ORIGIN}/products/widget`, PAGE);
+    const withPdp = check.run(probe(PAGE, {}, { homeAgentPage: makePage({ title: 'Acme Store' }), pdps: [makePdp()], pdpAgentMarkdown: pdpProbe }));
+    assert.equal(withPdp.status, 'pass');
+    assert.match(withPdp.evidence, /; product page probe 200/);
+    const homeProbe = okResource(`${ORIGIN}/`, '# Acme Store', { headers: { 'content-type': 'text/markdown' } });
+    const noPdp = check.run(probe(PAGE, {}, { homeAgentPage: makePage({ title: 'Acme Store' }), pdps: [], pdpAgentMarkdown: homeProbe }));
+    assert.equal(noPdp.status, 'pass');
+    assert.match(noPdp.evidence, /; homepage Markdown probe 200/);
+    assert.doesNotMatch(noPdp.evidence, /product page/);
+  });
+
   it('is partial when only the product-page probe is blocked', () => {
     const pdp = makePdp();
     const out = check.run(
