@@ -5,13 +5,14 @@ import { request } from 'node:http';
 import { getJson, startApp } from '../helpers/start-app.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { startFixtureStore } from '../helpers/fixture-store.js';
+import { SERVICE_VERSION } from '../../rest/discovery.js';
 
 test('GET /api/v1 serves the discovery document, and /api the same', async (t) => {
   const app = await startApp(t);
   const v1 = await getJson(`${app.url}/api/v1`);
   assert.equal(v1.status, 200);
   assert.equal(v1.body.name, 'store-readiness');
-  assert.equal(v1.body.version, '1.1.0');
+  assert.equal(v1.body.version, SERVICE_VERSION);
   assert.equal(v1.body.status, 'ok');
   assert.equal(v1.body.openapi, 'http://localhost:3000/openapi.json');
   assert.ok(v1.body.endpoints.some((e: { path: string }) => e.path === '/api/v1/scan/{scan_id}.json'));

@@ -469,8 +469,10 @@ describe('deadline and cancellation', () => {
     assert.equal(r.ok, false);
     if (!r.ok) assert.deepEqual([r.reason, r.detail], ['error', 'aborted']);
     assert.equal(f.deadlineHit, false);
-    for (let i = 0; i < 20 && lastSocketClose === 0; i++) await new Promise((res) => setTimeout(res, 50));
-    assert.ok(lastSocketClose > 0 && lastSocketClose - abortedAt < 1000, `closed after ${lastSocketClose - abortedAt} ms`);
+    // A socket the abort left open would stay open for good: waiting up to 5 s tells that from a slow close.
+    for (let i = 0; i < 100 && lastSocketClose === 0; i++) await new Promise((res) => setTimeout(res, 50));
+    assert.ok(lastSocketClose > 0, 'the store\'s socket was never closed after the abort');
+    assertWithin('socket closed after the abort', lastSocketClose - abortedAt, 200);
   });
 });
 

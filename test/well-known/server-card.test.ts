@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { getJson, startApp } from '../helpers/start-app.js';
 import { connectMcp } from '../helpers/mcp-client.js';
 import { serverCardName } from '../../well-known/server-card.js';
+import { SERVICE_VERSION } from '../../rest/discovery.js';
 
 test('server card: identity, remote, no auth and the MCP tools, public and cacheable', async (t) => {
   const app = await startApp(t);
@@ -14,7 +15,7 @@ test('server card: identity, remote, no auth and the MCP tools, public and cache
   assert.equal(res.headers.get('cache-control'), 'public, max-age=3600');
   const card = res.body;
   assert.equal(card.name, 'localhost/store-readiness');
-  assert.equal(card.version, '1.1.0');
+  assert.equal(card.version, SERVICE_VERSION);
   assert.ok(card.description.length > 20);
   assert.deepEqual(card.remotes, [{ type: 'streamable-http', url: 'http://localhost:3000/mcp', authentication: { required: false, schemes: [] } }]);
   assert.deepEqual(card.authentication, { required: false, schemes: [] });
