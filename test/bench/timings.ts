@@ -6,11 +6,9 @@
 // - the store failing under the service (F1): time to the first 503 and to the first good scan once the fault is
 //   lifted, against a normal scan through the same app; plus the quick refusals (405 on /mcp, a 10 KiB token).
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
@@ -23,7 +21,7 @@ import { runScan } from '../../scan/index.js';
 import { createApp } from '../../server/app.js';
 import { testConfig } from '../../server/config.js';
 import { SqliteRepo } from '../../store/sqlite.js';
-import { startFixtureStore, startStoreFrom, zeros, type FixtureRoutes } from '../helpers/fixture-store.js';
+import { drip, startFixtureStore, startStoreFrom, streamed, type FixtureRoutes } from '../helpers/fixture-store.js';
 import { brochureStore, htmlPage, page, text, xml } from '../fixtures/stores.js';
 
 const MiB = 1024 * 1024;
@@ -137,20 +135,6 @@ export function parserTimings(): { baseline: number; rows: Timing[] } {
       return { name, ms, ratio: ms / baseline, target };
     }),
   };
-}
-
-function streamed(total: number, headers: Record<string, string>, encoder?: () => NodeJS.ReadWriteStream) {
-  return (_req: IncomingMessage, res: ServerResponse) => {
-    res.writeHead(200, { 'content-type': 'text/html', ...headers });
-    if (encoder) pipeline(zeros(total), encoder(), res, () => {});
-    else pipeline(zeros(total), res, () => {});
-  };
-}
-
-function drip(_req: IncomingMessage, res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/html' });
-  const timer = setInterval(() => res.write('a'), 500);
-  res.on('close', () => clearInterval(timer));
 }
 
 /** R1–R6 at the scanner: wall ms of whole scans of hostile stores (median of 3) against a plain small store. */

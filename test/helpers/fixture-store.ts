@@ -2,7 +2,7 @@
 // or raw handlers, counting every request and every connection so tests can prove what was (not) fetched.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 
 export interface FixtureRoute {
   status?: number;
@@ -102,4 +102,20 @@ export function zeros(total: number): Readable {
       this.push(n === chunk.length ? chunk : chunk.subarray(0, n));
     },
   });
+}
+
+/** A route whose body is produced while the client reads, so a 200 MiB bomb costs the test process only what is read. */
+export function streamed(total: number, headers: Record<string, string>, encoder?: () => NodeJS.ReadWriteStream) {
+  return (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/html', ...headers });
+    if (encoder) pipeline(zeros(total), encoder(), res, () => {});
+    else pipeline(zeros(total), res, () => {});
+  };
+}
+
+/** A route that never finishes: one byte every 500 ms until the client goes away. */
+export function drip(_req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/plain' });
+  const timer = setInterval(() => res.write('a'), 500);
+  res.on('close', () => clearInterval(timer));
 }

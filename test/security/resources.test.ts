@@ -9,13 +9,11 @@
 import '../support/loopback-guard.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { assertLinear, assertWithin } from '../helpers/timing.js';
 import { startApp, type TestApp } from '../helpers/start-app.js';
-import { startFixtureStore, type FixtureRoutes, type FixtureStore, zeros } from '../helpers/fixture-store.js';
+import { drip, startFixtureStore, streamed, type FixtureRoutes, type FixtureStore } from '../helpers/fixture-store.js';
 import { htmlPage, page, redirectLoopStore, sitemapIndex, text, urlset, xml } from '../fixtures/stores.js';
 import { ScanResult } from '../../schemas/scan-result.js';
 import { createFetcher } from '../../scan/fetch.js';
@@ -70,21 +68,6 @@ async function assertScored(target: TestApp, r: Scanned, label: string): Promise
 
 const outcomeOf = (r: ScanResult, url: string) => r.fetched.filter((f) => f.url === url).map((f) => f.outcome);
 const checkOf = (r: ScanResult, id: string) => r.pillars.flatMap((p) => p.checks).find((c) => c.id === id);
-
-/** A body produced while the client reads, so a 200 MiB bomb costs the test process only what is read. */
-function streamed(total: number, headers: Record<string, string>, encoder?: () => NodeJS.ReadWriteStream) {
-  return (_req: IncomingMessage, res: ServerResponse) => {
-    res.writeHead(200, { 'content-type': 'text/html', ...headers });
-    if (encoder) pipeline(zeros(total), encoder(), res, () => {});
-    else pipeline(zeros(total), res, () => {});
-  };
-}
-
-function drip(_req: IncomingMessage, res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/plain' });
-  const timer = setInterval(() => res.write('a'), 500);
-  res.on('close', () => clearInterval(timer));
-}
 
 const SMALL_HOME = page(htmlPage({ title: 'Small', body: '<h1>Small shop</h1><a href="/products/one">One</a>' }));
 
