@@ -1,12 +1,13 @@
 // The service passes its own audit: the real app on a loopback port, with BASE_URL its own address, scanned by the
 // real scanner through its own GET /api/v1/scan. A service is not a store, so only the checks a non-store can earn
-// are held to full marks: agent access, robots.txt, sitemap, llms.txt, Link headers, the MCP server card, the API
+// are held to full marks: agent access (response time included), robots.txt, sitemap, llms.txt, Link headers, the MCP server card, the API
 // catalog and Markdown for agents (asked of the homepage, since there is no product page).
 import '../support/loopback-guard.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getJson, startApp } from '../helpers/start-app.js';
 import { saveFakeScan } from '../helpers/scans.js';
+import { assertWithin } from '../helpers/timing.js';
 
 const FULL_MARKS = [
   'access_storefront_reachable',
@@ -44,8 +45,12 @@ test('scanned by its own scanner, the service gets full marks wherever a non-sto
     assert.equal(c.status, 'pass', `${id}: ${c.evidence}`);
     assert.equal(c.points, c.max, id);
   }
-  // Timing is the machine's, not the service's: the check ran on the homepage, its verdict is not asserted here.
-  assert.match(checks.get('access_response_time')?.evidence ?? '', /homepage \d+ ms/);
+  // access_response_time passes under 1.5 s for the homepage: ten times what a loopback answer of this app
+  // should take even on a busy machine, so its verdict is held too.
+  const timing = checks.get('access_response_time');
+  const homeMs = Number(/homepage (\d+) ms/.exec(timing?.evidence ?? '')?.[1] ?? NaN);
+  assertWithin('homepage answer to the scanner', homeMs, 150);
+  assert.equal(timing?.status, 'pass', timing?.evidence);
 
   assert.equal(res.body.capped, false);
   assert.match(checks.get('protocol_markdown')!.evidence, /^No product page found, so the homepage was asked: .* → 200 text\/markdown/);
