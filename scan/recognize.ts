@@ -138,11 +138,20 @@ function pathOf(url: string): string {
 // ---------------------------------------------------------------------------------------------------------------
 // The title
 
-/** Where the page's product title (h1, else og:title, else <title> up to its first separator) starts, or -1. */
+// "Buy X | Category | Store": shop titles often open with the verb, which the page's heading does not repeat.
+const TITLE_VERB = /^(?:buy|shop|order|kaufen|acheter|comprar|compra|acquista|koop|köp|kup)\s+/i;
+
+/**
+ * Where the page's product title (h1, else og:title, else <title> up to its first separator) starts, or -1. Spaces do
+ * not count: a heading built from several elements ("VALLENTUNA" + "Sofa-bed module") reads without the line break
+ * the visible text puts between them.
+ */
 export function titleIndex(page: PageFacts, name?: string | null): number {
-  const candidates = [name, page.h1, ...(page.meta['og:title'] ?? []), page.title?.split(/\s[|–—-]\s|:\s/)[0]];
+  const title = page.title?.split(/\s[|–—-]\s|:\s/)[0];
+  const candidates = [name, page.h1, ...(page.meta['og:title'] ?? []), title, title?.replace(TITLE_VERB, '')];
   const text = page.visibleText;
   let lower: string | null = null;
+  let squeezed: Squeezed | null = null;
   for (const candidate of candidates) {
     const needle = candidate?.trim().slice(0, 120);
     if (!needle || needle.length < 3) continue;
@@ -151,6 +160,25 @@ export function titleIndex(page: PageFacts, name?: string | null): number {
     lower ??= text.toLowerCase();
     const j = lower.indexOf(needle.toLowerCase());
     if (j >= 0) return j;
+    squeezed ??= squeeze(lower);
+    const k = squeezed.text.indexOf(needle.toLowerCase().replace(/\s+/g, ''));
+    if (k >= 0) return squeezed.at[k];
   }
   return -1;
+}
+
+interface Squeezed {
+  text: string; // the text without whitespace
+  at: Int32Array; // where each of its characters is in the original
+}
+
+function squeeze(text: string): Squeezed {
+  const at = new Int32Array(text.length);
+  let out = '';
+  let n = 0;
+  for (const m of text.matchAll(/\S+/g)) {
+    out += m[0];
+    for (let i = 0; i < m[0].length; i++) at[n++] = (m.index ?? 0) + i;
+  }
+  return { text: out, at };
 }

@@ -28,6 +28,18 @@ test('without markup: a price by the title plus a purchase control, a product UR
   assert.equal(verdict('<h1>Reading lenses</h1><button>Add to cart</button>').isProduct, false);
 });
 
+test('the title is found across element breaks, and in a <title> that opens with "Buy"', () => {
+  // A heading of two blocks: the visible text breaks the line, the heading's own text does not.
+  const split = verdict('<h1><div>VALLENTUNA</div><div>Sofa-bed module</div></h1><p>£515</p><button>Add to bag</button>');
+  assert.equal(split.isProduct, true);
+  assert.ok(split.titleAt >= 0);
+  const buyTitle = recognizeProductPage(
+    parsePage('<html><head><title>Buy Tapo C200 Camera | Smart home | Argos</title></head><body><p>Tapo C200 Camera</p><p>£29.99</p><button>Add to trolley</button></body></html>', 'https://shop.test/p/1'),
+  );
+  assert.equal(buyTitle.isProduct, true);
+  assert.equal(buyTitle.titleAt, 0);
+});
+
 test('without a price (sold out, price on request): a template hint or a product URL with stock wording and a buy control', () => {
   const soldOut = verdict('<h1>Trail boot</h1><p>Currently unavailable.</p><button>Add to basket</button>', 'https://shop.test/dp/B00X4WHP5E');
   assert.equal(soldOut.isProduct, true);
