@@ -535,16 +535,16 @@ export interface PriceMention {
   text: string;
   currency: string;
   index: number;
-  /** regular = a was/RRP price; other = shipping, per-month, unit, ex-VAT, instalment or saving amounts. */
+  /** regular = a was/RRP price; other = shipping, per-month, unit, ex-VAT, instalment, saving, discount or reward amounts. */
   role: PriceRole;
 }
 
 // Words before an amount on the same line that make it something other than the price: shipping thresholds,
 // ex-VAT prices, unit prices, instalments, savings.
 const OTHER_BEFORE =
-  /(?:(?<!\p{L})(?:ex(?:cl)?\.? vat|excl\.? tax|tax excl|brez ddv|netto|ohne mwst|exkl\. mwst|hors taxes?|hors tva|sans tva|sin iva|senza iva|excl\.? btw|exkl\.? moms|ekskl\.? moms|bez dph|bez vat|savings?|save|you save|sparen sie|sie sparen|économisez|ahorra|ahorro|risparmi|bespaar|oszczędzasz|spara|spar|orders? (?:over|from|above)|spend|free (?:delivery|shipping)|kostenlose[rn]? versand|livraison gratuite|envío gratis|spedizione gratuita|gratis verzending|frete grátis|grundpreis|unit price|prix au kg|prezzo al kg|precio por kg|\d{1,2}\s?x(?: de)?)(?!\p{L}))[^\d\n]{0,30}$/iu;
+  /(?:(?<!\p{L})(?:ex(?:cl)?\.? vat|excl\.? tax|tax excl|brez ddv|netto|ohne mwst|exkl\. mwst|hors taxes?|hors tva|sans tva|sin iva|senza iva|excl\.? btw|exkl\.? moms|ekskl\.? moms|bez dph|bez vat|savings?|save|you save|sparen sie|sie sparen|économisez|ahorra|ahorro|risparmi|bespaar|oszczędzasz|spara|spar|orders? (?:over|from|above)|spend|free (?:delivery|shipping)|kostenlose[rn]? versand|livraison gratuite|envío gratis|spedizione gratuita|gratis verzending|frete grátis|grundpreis|unit price|prix au kg|prezzo al kg|precio por kg|earn|up to|for every|extra|bonus|cash ?back|rewards?|gift card|coupon|\d{1,2}\s?x(?: de)?)(?!\p{L}))[^\d\n]{0,30}$/iu;
 const OTHER_AFTER =
-  /^[^\n\d]{0,3}(?:delivery|shipping|postage|versand|envío|spedizione|livraison|frete|dostava|wysyłka|frakt|fragt|verzendkosten|\/\s?month|\/\s?mo\b|per month|p\/m|a month|monthly|\/\s?mes|al mes|por mes|\/\s?mois|par mois|\/\s?monat|monatlich|al mese|per maand|sem juros|ex(?:cl)?\.? vat|excl\.? tax|bez dph|hors tva|\/\s?(?:\d{1,4}\s?)?(?:kg|g|l|ml|cl|m|m²|m2|lb|oz|st|stk|pc|pcs|unit)(?!\p{L})|per (?:kg|100 ?g|litre|liter|unit))/iu;
+  /^[^\n\d]{0,3}(?:delivery|shipping|postage|versand|envío|spedizione|livraison|frete|dostava|wysyłka|frakt|fragt|verzendkosten|\/\s?month|\/\s?mo\b|per month|p\/m|a month|monthly|\/\s?mes|al mes|por mes|\/\s?mois|par mois|\/\s?monat|monatlich|al mese|per maand|sem juros|ex(?:cl)?\.? vat|excl\.? tax|bez dph|hors tva|\/\s?(?:\d{1,4}\s?)?(?:kg|g|l|ml|cl|m|m²|m2|lb|oz|st|stk|pc|pcs|unit)(?!\p{L})|per (?:kg|100 ?g|litre|liter|unit)|(?:off|back|in rewards|cash ?back|spent|rabatt|de réduction|de descuento|di sconto|korting)(?!\p{L}))/iu;
 
 /** Every currency-marked amount in a text, in order, with what it is (at most 200). */
 export function priceMentions(raw: string, signals?: ReadonlySet<string>): PriceMention[] {

@@ -392,7 +392,7 @@ const LABELS = {
     '商品編號', '商品番号', '货号', '상품번호', 'web code', 'asin', 'catalogue number', 'cat. no', 'style number', 'style no',
   ],
   mpn: [
-    'mpn', 'manufacturer part number', 'mfr part number', 'mfr. part', 'mfr #', 'part number', 'model number', 'model no',
+    'mpn', 'manufacturer part number', 'manufacturers part number', "manufacturer's part number", 'mfg part number', 'mfr part number', 'mfr. part', 'mfr #', 'part number', 'model number', 'model no',
     'item model number', 'model name / number', 'modelo', 'número de modelo', 'modello', 'numero modello articolo', 'modèle',
     "numéro du modèle de l'article", 'modell', 'modellnummer', 'modelnummer', 'numer modelu', 'model',
     'herstellernummer', 'hersteller-artikelnummer', 'herstellerartikelnummer', 'модель', '型番', '型號',
@@ -403,8 +403,17 @@ const LABELS = {
 function labelRegex(labels: readonly string[], leadingWord: boolean): RegExp {
   const alt = [...labels].sort((a, b) => b.length - a.length).map(escapeRe).join('|');
   const lead = leadingWord ? String.raw`(?:[\p{L}\d-]{1,12} )?` : '';
-  // label, optional "(MPN)", optional ":" / "#" / ".", then the value on the same line or the next one.
-  return new RegExp(String.raw`^[ \t〈(\[【]*${lead}(?:${alt})(?=[\s:：#.(]|$)[ \t]*(?:\([^)\n]{0,30}\))?[ \t]*([:：#.]?)[ \t]*(\n?)[ \t]*([^\n]{1,80})`, 'gimu');
+  // label, optional "(MPN)", optional ":" / "#" / ".", then the value on the same line or the next one; or a label
+  // glued to its value (group 4 set), as spec lists built of adjacent spans read: "BRANDJohn Boos".
+  return new RegExp(
+    String.raw`^[ \t〈(\[【]*${lead}(?:(?:${alt})(?=[\s:：#.(]|$)[ \t]*(?:\([^)\n]{0,30}\))?[ \t]*([:：#.]?)[ \t]*(\n?)[ \t]*([^\n]{1,80})|(${alt})([^\s:：#.(][^\n]{1,79}))`,
+    'gimu',
+  );
+}
+
+/** A glued label counts only in capitals before a capitalised word or a code: "BRANDJohn Boos", "NUMBERIST003-O". */
+function gluedValue(label: string, value: string): boolean {
+  return /\p{L}/u.test(label) && label === label.toUpperCase() && /^(?:\p{Lu}\p{Ll}|[\p{Lu}\d-]*\d)/u.test(value);
 }
 const LABEL_RE = {
   brand: labelRegex(LABELS.brand, false),
@@ -423,14 +432,17 @@ function labelled(text: string, kind: LabelKind, anchor: number): string | undef
   re.lastIndex = 0;
   let count = 0;
   for (let m = re.exec(text); m !== null && count++ < 200; m = re.exec(text)) {
-    const sameLine = m[2] === '';
+    const glued = m[4] !== undefined;
+    if (glued && !gluedValue(m[4], m[5])) continue;
+    const separator = glued ? '' : m[1];
+    const sameLine = glued || m[2] === '';
     // Without a colon, a same-line value must look like a name or code, not prose ("Brand new for 2020").
-    if (m[1] === '' && sameLine && !/^[\p{Lu}\d]/u.test(m[3])) continue;
-    const value = shapeValue(kind, m[3]);
+    if (separator === '' && sameLine && !/^[\p{Lu}\d]/u.test(m[3] ?? m[5])) continue;
+    const value = shapeValue(kind, m[3] ?? m[5]);
     if (value === undefined) continue;
     if (m.index >= anchor) return value;
     // Before the title only "Label: value" counts; "Brand Outlet" up there is a menu, not a spec row.
-    if (m[1] !== '' || !sameLine) first ??= value;
+    if (separator !== '' || !sameLine) first ??= value;
   }
   return first;
 }

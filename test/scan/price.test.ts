@@ -168,6 +168,10 @@ test('priceMentions gives every marked amount with its role', () => {
   const shipping = priceMentions('29,99 € 4,95 € Versand').map((m) => m.role);
   assert.deepEqual(shipping, ['selling', 'other']);
   assert.deepEqual(priceMentions('50% off'), []);
+  // Rewards, discounts and thresholds are not what the product costs.
+  const promo = priceMentions('Earn $25 back in rewards for every $250 spent. Take $10 off. Up to $50 cash back.').map((m) => m.role);
+  assert.deepEqual(promo, ['other', 'other', 'other', 'other']);
+  assert.deepEqual(priceMentions('$120.00 offered today').map((m) => m.role), ['selling']); // "off" is a word of its own
 });
 
 test('visiblePrices and pricePositions read every number with both conventions', () => {

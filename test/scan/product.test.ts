@@ -370,6 +370,11 @@ test('labelled identifier rows in store languages', () => {
   assert.equal(rows('<tr><td>model name / number:</td><td>XWSC61251</td></tr>').mpn?.value, 'XWSC61251');
   assert.equal(rows('<tr><td>make / manufacturer:</td><td>Indesit</td></tr>').brand?.value, 'Indesit');
   assert.equal(rows('<tr><td>Артикул:</td><td>01245</td></tr>').sku?.value, '01245');
+  // Spec lists built of adjacent spans read with label and value glued: the label counts in capitals only.
+  const glued = must(product('<h1>Bench top</h1><p>$165.95</p><button>Add to cart</button><ul><li><span>BRAND</span><span>John Boos</span></li><li><span>MANUFACTURERS PART NUMBER</span><span>IST003-O</span></li></ul>'));
+  assert.deepEqual([glued.brand?.value, glued.mpn?.value], ['John Boos', 'IST003-O']);
+  const menu = must(product('<h1>Bench top</h1><p>$165.95</p><button>Add to cart</button><ul><li>BRANDS</li><li>Brandenburg Gate poster</li></ul>'));
+  assert.equal(menu.brand, null);
 });
 
 test('invisible bidi marks between a label and its value do not hide the value', () => {
