@@ -3,7 +3,7 @@
 // purchase control, a product URL, and the template hints shop platforms leave in class names and page-type
 // variables. Visible prose never counts as a platform hint. Pure: PageFacts in, a verdict and its reasons out.
 import type { Entity, PageFacts } from './artifacts.js';
-import { textAvailability } from './availability.js';
+import { stockStatements } from './availability.js';
 import { looksLikeProductUrl } from './discover.js';
 import { findPrices } from './price.js';
 import { hasType } from './structured-data.js';
@@ -55,7 +55,9 @@ export function recognizeProductPage(page: PageFacts): Recognition {
   const window = titleAt >= 0 ? page.visibleText.slice(titleAt, titleAt + TITLE_WINDOW) : '';
   const price = findPrices(window.slice(0, 2_000)).length > 0;
   if (price) signals.push('price-near-title');
-  const stock = textAvailability(window.slice(0, 2_000)) !== null;
+  // Any stock wording is a sign of a product page, even when statements disagree on the status ("No longer
+  // available" by the title, "in stock" in a carousel below).
+  const stock = stockStatements(window.slice(0, 2_000)).length > 0;
   if (stock) signals.push('stock-near-title');
   const buy = hasPurchaseControl(page);
   if (buy) signals.push('purchase-control');

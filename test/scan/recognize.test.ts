@@ -46,6 +46,9 @@ test('without a price (sold out, price on request): a template hint or a product
   assert.ok(soldOut.signals.includes('stock-near-title'));
   const shopify = verdict('<h1>Trail boot</h1><p>Sold out</p><script>var meta = {"pageType":"product"};</script>', 'https://shop.test/trail-boot');
   assert.deepEqual([shopify.isProduct, shopify.signals.includes('template-hint')], [true, true]);
+  // Statements that disagree (the product's own, a carousel's) still say this is a product page.
+  const retired = verdict('<h1>Tully Sconce</h1><p>No longer available</p><ul><li>Tully Lamp — In stock</li></ul>', 'https://shop.test/tully', '', 'class="pip-page product-page"');
+  assert.deepEqual([retired.isProduct, retired.signals.includes('stock-near-title')], [true, true]);
 });
 
 test('editorial pages are not product pages, even with a price and a buy link', () => {
