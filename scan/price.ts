@@ -207,7 +207,7 @@ class MarkerCursor {
     for (let k = this.next; k < ms.length && ms[k].start <= end + 2; k++) {
       const m = ms[k];
       if (m.end <= start && !m.afterOnly && GAP_BEFORE.test(this.text.slice(m.end, start))) before = k;
-      else if (m.start >= end && after === null && GAP_AFTER.test(this.text.slice(end, m.start))) after = m;
+      else if (m.start >= end && after === null && GAP_AFTER.test(this.text.slice(end, m.start)) && !this.startsNextLine(end, m)) after = m;
     }
     if (before < 0) return { before: null, after };
     // "SGD$4.90", "$ SGD4.90": of two markers side by side the ISO code says more.
@@ -217,6 +217,11 @@ class MarkerCursor {
       return { before: outer, after };
     }
     return { before: inner, after };
+  }
+
+  /** A marker on the next line that opens an amount there is that amount's ("1/9" above "£34.99"), not this one's. */
+  private startsNextLine(end: number, m: Marker): boolean {
+    return this.text.slice(end, m.start).includes('\n') && /^[\s:\u00a0\u202f]{0,2}\d/.test(this.text.slice(m.end, m.end + 4));
   }
 }
 
@@ -562,6 +567,29 @@ export function priceMentions(raw: string, signals?: ReadonlySet<string>): Price
     out.push({ value: p.value, text: text.slice(p.start, p.end), currency: p.marker, index: p.start, role });
   }
   return out;
+}
+
+// A discount printed by a pair of prices: "-11%", "−16 %", "16% off".
+const DISCOUNT = /[-−–]\s?\d{1,2}\s?%|\d{1,2}\s?%\s?(?:off|rabatt|de descuento|di sconto|korting|de réduction)(?!\p{L})/iu;
+
+/**
+ * The price a buyer pays, from the text after a product title: the first selling price, or the lower of two printed
+ * side by side with a discount next to them ("€ 99,00 € 88,00 -11%", "16% off €41.30 €49.10"), since visible text
+ * loses the strike-through that tells a shopper which one is the old price.
+ */
+export function sellingPrice(raw: string, signals?: ReadonlySet<string>): { value: number; text: string; currency: string | null } | null {
+  const text = raw.slice(0, 300_000);
+  const selling = priceMentions(text, signals).filter((m) => m.role === 'selling');
+  const [first, second] = selling;
+  if (!first) return null;
+  const pick = ({ value, text: t, currency }: PriceMention) => ({ value, text: t, currency });
+  if (!second || second.currency !== first.currency) return pick(first);
+  const firstEnd = first.index + first.text.length;
+  const between = text.slice(firstEnd, second.index);
+  const side = /^[^\d\n]{0,4}\n?[^\d\n]{0,4}$/.test(between);
+  const around = text.slice(Math.max(0, first.index - 30), second.index + second.text.length + 30);
+  if (side && DISCOUNT.test(around)) return pick(second.value < first.value ? second : first);
+  return pick(first);
 }
 
 /** Selling prices printed with a currency marker, in order (at most 20): no regular, shipping, unit or ex-VAT amounts. */

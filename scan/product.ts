@@ -3,7 +3,7 @@
 // Reads PageFacts only (no DOM, no network); every regex is linear and runs on capped text.
 import type { Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } from './artifacts.js';
 import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from './structured-data.js';
-import { currencySignals, escapeRe, findPrices, normaliseCurrency, parseStructuredPrice } from './price.js';
+import { currencySignals, escapeRe, findPrices, normaliseCurrency, parseStructuredPrice, sellingPrice } from './price.js';
 import { bestAvailability, normaliseAvailability, textAvailability } from './availability.js';
 import { gtinValid } from './identifiers.js';
 import { TITLE_WINDOW, hasPurchaseControl, isProductEntity, metaPrice, ogProduct, recognizeProductPage, titleIndex, type Recognition } from './recognize.js';
@@ -473,7 +473,7 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
   if (page.h1) r.name = cleanText(page.h1, 500);
   if (anchor >= 0) {
     const window = text.slice(anchor, anchor + TITLE_WINDOW);
-    const price = findPrices(window)[0];
+    const price = sellingPrice(window);
     if (price) r.price = price;
     // An agent takes a buy button, or a price with no stock warning near the title, as "can be bought now".
     const stock = textAvailability(window) ?? (hasPurchaseControl(page) || r.price ? 'InStock' : null);

@@ -15,6 +15,7 @@ import {
   parsePriceText,
   parseStructuredPrice,
   priceMentions,
+  sellingPrice,
   pricePositions,
   samePrice,
   visiblePrices,
@@ -172,6 +173,15 @@ test('priceMentions gives every marked amount with its role', () => {
   const promo = priceMentions('Earn $25 back in rewards for every $250 spent. Take $10 off. Up to $50 cash back.').map((m) => m.role);
   assert.deepEqual(promo, ['other', 'other', 'other', 'other']);
   assert.deepEqual(priceMentions('$120.00 offered today').map((m) => m.role), ['selling']); // "off" is a word of its own
+});
+
+test('sellingPrice: the lower of two prices side by side with a discount; a marker opening the next line is not a suffix', () => {
+  assert.equal(sellingPrice('IBIZA LED8-Mini\n€ 99,00\n€ 88,00 -11%\nRisparmi € 11,00')?.value, 88);
+  assert.equal(sellingPrice('16% off\n€41.30\n€49.10VAT included')?.value, 41.3);
+  assert.equal(sellingPrice('Wool scarf\n€ 99,00\n€ 88,00\nSilk scarf')?.value, 99); // no discount: two products, the first
+  assert.equal(sellingPrice('Camera\n1/9\n£34.99\nCredit plans available')?.value, 34.99);
+  assert.deepEqual(priceMentions('12,99 € 14,99 €').map((m) => m.value), [12.99, 14.99]); // suffix markers on one line still bind
+  assert.equal(sellingPrice('Nothing priced here'), null);
 });
 
 test('visiblePrices and pricePositions read every number with both conventions', () => {
