@@ -81,3 +81,19 @@ export async function saveFakeScan(store: StoreRepo, o: FakeScanOptions): Promis
   });
   return report;
 }
+
+/** Stores a whole report as it is, under its own scan id (not agent-ready, no owner). */
+export async function saveReport(store: StoreRepo, report: ScanResult): Promise<void> {
+  await store.saveScan({
+    id: report.scan_id,
+    host: report.host,
+    vertical: report.vertical,
+    score: report.score,
+    grade: report.grade,
+    capped: report.capped,
+    agentReady: false,
+    createdAt: new Date(report.scanned_at),
+    ownerKeyId: null,
+    report,
+  });
+}

@@ -4,10 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, startApp } from '../helpers/start-app.js';
-import { fakeReport, saveFakeScan } from '../helpers/scans.js';
+import { fakeReport, saveFakeScan, saveReport } from '../helpers/scans.js';
 import { mdText } from '../../rest/markdown.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
-import type { StoreRepo } from '../../store/repo.js';
 
 const BASE = 'http://localhost:3000';
 const MD = { accept: 'text/markdown' };
@@ -15,21 +14,6 @@ const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8
 
 /** Occurrences of `ch` not escaped by a backslash. */
 const unescaped = (text: string, ch: string): number => [...text.matchAll(/\\.|./gs)].filter((m) => m[0] === ch).length;
-
-async function saveReport(store: StoreRepo, report: ScanResult): Promise<void> {
-  await store.saveScan({
-    id: report.scan_id,
-    host: report.host,
-    vertical: report.vertical,
-    score: report.score,
-    grade: report.grade,
-    capped: report.capped,
-    agentReady: false,
-    createdAt: new Date(report.scanned_at),
-    ownerKeyId: null,
-    report,
-  });
-}
 
 /** A capped report with a pass, a partial and a fail, and two fixes; `evidence` is what the store made us see. */
 function report(id: number, evidence: string, url = 'https://shop.test/'): ScanResult {

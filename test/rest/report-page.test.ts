@@ -5,8 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'parse5';
 import { startApp } from '../helpers/start-app.js';
-import { fakeReport, saveFakeScan } from '../helpers/scans.js';
-import type { StoreRepo } from '../../store/repo.js';
+import { fakeReport, saveFakeScan, saveReport } from '../helpers/scans.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -168,21 +167,6 @@ function richReport(id: number, host: string, opts: { capped?: boolean; hostile?
         : []),
     ],
   };
-}
-
-async function saveReport(store: StoreRepo, report: ScanResult): Promise<void> {
-  await store.saveScan({
-    id: report.scan_id,
-    host: report.host,
-    vertical: report.vertical,
-    score: report.score,
-    grade: report.grade,
-    capped: report.capped,
-    agentReady: false,
-    createdAt: new Date(report.scanned_at),
-    ownerKeyId: null,
-    report,
-  });
 }
 
 test('a report page carries the exact CSP, nosniff, no-referrer and HTML content type', async (t) => {
