@@ -3,7 +3,7 @@
 // llms.txt. A row whose sunset comes less than 6 months after its deprecation stops the app at start-up.
 import type { Request, RequestHandler } from 'express';
 import type { Deprecation, RouteDef } from './routes.js';
-import { CHANGELOG_PATH } from '../well-known/changelog.js';
+import { CHANGELOG_PATH } from '../lib/links.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -1,10 +1,8 @@
 // GET /api/v1: the discovery document (spec §2, §9), generated from the route table plus the few
 // non-API surfaces (MCP, badge, verify, well-known documents).
 import { ROUTES, type RouteDef } from './routes.js';
-import { CHANGELOG_PATH } from '../well-known/changelog.js';
-import { API_CATALOG_PATH } from '../well-known/links.js';
-
-export const SERVICE_VERSION = '1.1.0';
+import { API_CATALOG_PATH, CHANGELOG_PATH } from '../lib/links.js';
+import { SERVICE_VERSION } from '../lib/version.js';
 
 export function discoveryDocument(baseUrl: string, routes: RouteDef[] = ROUTES) {
   const api = routes.map((r) => ({

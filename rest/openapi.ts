@@ -5,14 +5,15 @@
 // listed; the /api alias is described in info.description. Nothing here is written by hand per endpoint.
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { ERROR_STATUS, type ErrorCode } from '../server/errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
 import { ErrorBody } from '../schemas/error.js';
 import { Host } from '../schemas/params.js';
 import { ROUTES, type RouteDef } from './routes.js';
-import { SERVICE_VERSION } from './discovery.js';
+import { SERVICE_VERSION } from '../lib/version.js';
 import { deprecationNote } from './deprecation.js';
-import { MCP_BODY_LIMIT_BYTES, MCP_PATH } from '../server/mcp.js';
-import { FUNCTION_DEFS_PATHS } from '../well-known/function-defs.js';
+import { MCP_BODY_LIMIT_BYTES } from '../lib/links.js';
+import { MCP_PATH } from '../lib/links.js';
+import { FUNCTION_DEFS_PATHS } from '../lib/links.js';
 
 type Json = Record<string, unknown>;
 

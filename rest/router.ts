@@ -4,13 +4,13 @@
 // method answer 405 with Allow. No try/catch: express 5 sends async throws to the error middleware.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
-import { AppError } from '../server/errors.js';
-import type { Config } from '../server/config.js';
+import { AppError } from '../lib/errors.js';
+import type { Config } from '../lib/config.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { AnyTool, Caller, ToolContext } from '../tools/tool.js';
 import { getScan, getScanJson } from '../tools/get-scan.js';
 import { ROUTES, describeIssues, expressPath, type RouteDef } from './routes.js';
-import type { Guards } from '../server/limits.js';
+import type { Guards } from './limits.js';
 import { deprecationMiddleware } from './deprecation.js';
 
 export interface RouterDeps {

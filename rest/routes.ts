@@ -3,7 +3,7 @@
 // the discovery document are generated from the same rows.
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import { AppError, type ErrorCode } from '../server/errors.js';
+import { AppError, type ErrorCode } from '../lib/errors.js';
 import type { AnyTool } from '../tools/tool.js';
 import { getScan } from '../tools/get-scan.js';
 import { scanStore } from '../tools/scan-store.js';

@@ -4,7 +4,7 @@
 // code fences or escaped link text, so it cannot add headings, links, HTML or instructions of its own.
 import type { ScanResult } from '../schemas/scan-result.js';
 import { LIVE_AGENT_TOKENS } from './robots.js';
-import { isHostName } from './url.js';
+import { isHostName } from '../lib/hosts.js';
 
 type Product = ScanResult['products'][number];
 type CheckResult = ScanResult['pillars'][number]['checks'][number];

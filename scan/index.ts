@@ -3,7 +3,7 @@
 // all fails the scan (SCAN_TIMEOUT, STORE_UNREACHABLE, INVALID_URL); every other failure is a scored finding.
 import { performance } from 'node:perf_hooks';
 import type { AuditResult } from '../schemas/scan-result.js';
-import { AppError } from '../server/errors.js';
+import { AppError } from '../lib/errors.js';
 import type { ProductFacts, Resource } from './artifacts.js';
 import { createFetcher, type LookupFunction } from './fetch.js';
 import { gather, homeUnusable } from './gather.js';
@@ -11,7 +11,8 @@ import { RUBRIC_VERSION } from './pillars.js';
 import { protocolFlags } from './protocols.js';
 import { runChecks } from './registry.js';
 import { score } from './score.js';
-import { hostIdentity, normaliseScanUrl, targetRefusal } from './url.js';
+import { normaliseScanUrl, targetRefusal } from './url.js';
+import { hostIdentity } from '../lib/hosts.js';
 
 export interface ScanLogger {
   warn(obj: unknown, msg?: string): void;

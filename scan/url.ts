@@ -1,12 +1,11 @@
 // Validation of scan targets: the user's URL (normaliseScanUrl), every redirect hop (targetRefusal), resolved
-// addresses (classifyAddress) and bare host names from path parameters (isHostName). Pure functions, no I/O:
+// addresses (classifyAddress). Pure functions, no I/O:
 // the connect-time address check lives in scan/fetch.ts.
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { AppError } from '../server/errors.js';
+import { AppError } from '../lib/errors.js';
 
 export const MAX_URL_LENGTH = 2048;
-const MAX_HOST_LENGTH = 253;
 const PRODUCTION_PORTS: readonly number[] = [80, 443];
 
 /** The rules one URL is judged by; fetch.ts adds its test allowlist and port list to the same rules. */
@@ -64,33 +63,6 @@ export function targetRefusal(url: URL, policy: TargetPolicy): string | null {
   const portRefusal = checkPort(url, policy.allowedPorts);
   if (portRefusal) return portRefusal;
   return checkHost(url.hostname, policy);
-}
-
-/** The identity a store is filed under: `https://www.Shop.com/` and `shop.com` are both `shop.com`. */
-export function hostIdentity(url: URL): string {
-  let host = url.hostname.toLowerCase();
-  if (host.endsWith('.')) host = host.slice(0, -1);
-  if (host.startsWith('www.')) host = host.slice(4);
-  return url.port === '' ? host : `${host}:${url.port}`;
-}
-
-/** A bare host name with an optional :port, as path parameters carry it (punycode for IDN, no markup). */
-export function isHostName(s: string): boolean {
-  if (typeof s !== 'string' || s.length === 0 || s.length > MAX_HOST_LENGTH + 6) return false;
-  const parts = s.split(':');
-  if (parts.length > 2) return false;
-  const [host, port] = parts;
-  if (port !== undefined && !isPortNumber(port)) return false;
-  if (host.length === 0 || host.length > MAX_HOST_LENGTH) return false;
-  return host.split('.').every(isLabel);
-}
-
-function isLabel(label: string): boolean {
-  return /^[a-z0-9-]{1,63}$/i.test(label) && !label.startsWith('-') && !label.endsWith('-');
-}
-
-function isPortNumber(port: string): boolean {
-  return /^[0-9]{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535;
 }
 
 // "shop.com:8080" looks like scheme "shop.com"; only "x://" or "x:" not followed by a digit is a scheme.

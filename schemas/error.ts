@@ -1,7 +1,7 @@
 // The spec's Error body (§2 "Error", §7) and its next_action hint, described once for OpenAPI
-// (components.schemas.Error / NextAction). server/errors.ts builds these bodies; this file only describes them.
+// (components.schemas.Error / NextAction). lib/errors.ts builds these bodies; this file only describes them.
 import { z } from 'zod';
-import { ERROR_STATUS, type ErrorCode } from '../server/errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
 
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 

@@ -3,7 +3,7 @@
 // every message says what is wrong so a caller can fix the request without reading the schema.
 import { z } from 'zod';
 import { Grade } from './scan-result.js';
-import { indexHost } from '../tools/readiness.js';
+import { indexHost } from '../lib/hosts.js';
 
 export const MAX_BULK_HOSTS = 100;
 export const MAX_HOST_ITEM_LENGTH = 253;

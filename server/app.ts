@@ -3,20 +3,20 @@
 // → JSON 404 under /api → one error handler.
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import type { Config } from '../lib/config.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { ToolContext } from '../tools/tool.js';
-import { requestLogger } from './log.js';
-import { apiNotFound, errorHandler } from './http-errors.js';
-import { createGuards, type Guards } from './limits.js';
+import { requestLogger } from '../lib/log.js';
+import { apiNotFound, errorHandler } from '../lib/http-errors.js';
+import { createGuards, type Guards } from '../rest/limits.js';
 import { apiRouter, methodNotAllowed } from '../rest/router.js';
 import { discoveryDocument } from '../rest/discovery.js';
 import { ROUTES, type RouteDef } from '../rest/routes.js';
-import { pageNotFound, pagesRouter } from '../rest/pages.js';
-import { mcpRouter } from './mcp.js';
+import { pageNotFound, pagesRouter } from '../pages/router.js';
+import { mcpRouter } from '../mcp/server.js';
 import { functionDefsRouter, wellKnownRouter } from '../well-known/index.js';
-import { sitemapRouter } from '../rest/sitemap.js';
-import { linkHeader } from '../well-known/links.js';
+import { sitemapRouter } from '../well-known/sitemap.js';
+import { linkHeader } from '../lib/links.js';
 
 export interface AppDeps {
   config: Config;

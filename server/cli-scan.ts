@@ -3,8 +3,8 @@
 // server/cli.ts dispatches here; writers are injectable so tests run it in-process.
 import { renderReport } from '../scan/report-text.js';
 import { runScan } from '../scan/index.js';
-import { ConfigError, loadConfig } from './config.js';
-import { AppError } from './errors.js';
+import { ConfigError, loadConfig } from '../lib/config.js';
+import { AppError } from '../lib/errors.js';
 
 export interface Writer {
   write(chunk: string): unknown;

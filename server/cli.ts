@@ -1,11 +1,11 @@
 // The command line (design/config.md "Command line"): scan | serve | keys create|list|revoke | delist | relist.
 // Keys and delisting act on the configured store directly; nothing here needs the HTTP server running.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.js';
-import { createApiKey } from './keys.js';
+import { ConfigError, loadConfig } from '../lib/config.js';
+import { createApiKey } from '../accounts/keys.js';
 import { serve } from './main.js';
 import { createRepo } from '../store/index.js';
-import { indexHost } from '../tools/readiness.js';
+import { indexHost } from '../lib/hosts.js';
 import { runScanCommand } from './cli-scan.js';
 
 const USAGE = `Usage: store-readiness <command>

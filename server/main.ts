@@ -1,8 +1,8 @@
 // The only entry that reads the environment, opens the store, listens and shuts down: SIGTERM/SIGINT stop
 // accepting, let in-flight requests (scans included) finish, then close the store.
 import type { Server } from 'node:http';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger } from './log.js';
+import { ConfigError, loadConfig, type Config } from '../lib/config.js';
+import { createLogger } from '../lib/log.js';
 import { createApp } from './app.js';
 import { createRepo } from '../store/index.js';
 import type { StoreRepo } from '../store/repo.js';

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { Protocols } from '../schemas/scan-result.js';
 import { ReadHost, ReadinessSummary } from '../schemas/readiness.js';
-import { agentReadyVerified, hostNotScanned, indexHost, reportUrl } from './readiness.js';
+import { agentReadyVerified, hostNotScanned, reportUrl } from './readiness.js';
+import { indexHost } from '../lib/hosts.js';
 import { defineTool } from './tool.js';
 
 export const checkMerchantReadiness = defineTool({

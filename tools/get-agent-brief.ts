@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { renderBrief } from '../scan/brief.js';
 import { ScanId } from '../schemas/params.js';
 import type { ScanResult } from '../schemas/scan-result.js';
-import { AppError, scanNextAction } from '../server/errors.js';
+import { AppError, scanNextAction } from '../lib/errors.js';
 import { defineTool } from './tool.js';
 
 export const getAgentBrief = defineTool({

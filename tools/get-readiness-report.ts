@@ -1,7 +1,8 @@
 // get_readiness_report: the full latest public report of one store, exactly as stored. Reads only (spec §1.6).
 import { z } from 'zod';
 import { ReadHost, ReadinessReport } from '../schemas/readiness.js';
-import { hostNotScanned, indexHost } from './readiness.js';
+import { hostNotScanned } from './readiness.js';
+import { indexHost } from '../lib/hosts.js';
 import { defineTool } from './tool.js';
 
 export const getReadinessReport = defineTool({

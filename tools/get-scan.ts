@@ -2,7 +2,7 @@
 // The store keeps each report as its JSON text: getScanJson hands that text over as it is, so REST sends it without
 // a parse and a re-serialisation that would give the same bytes back.
 import { z } from 'zod';
-import { AppError, scanNextAction } from '../server/errors.js';
+import { AppError, scanNextAction } from '../lib/errors.js';
 import { ScanId } from '../schemas/params.js';
 import { ScanResult } from '../schemas/scan-result.js';
 import { defineTool, type ToolContext } from './tool.js';

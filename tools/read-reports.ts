@@ -2,10 +2,11 @@
 // one store round trip. Never scans and never contacts a store. Story: normalise → read → shape.
 // Also the two request checks its REST row needs (body errors, Idempotency-Key), kept free of express.
 import type { z } from 'zod';
-import { AppError } from '../server/errors.js';
+import { AppError } from '../lib/errors.js';
 import { ReportsRequest, ReportsResponse, type HostReport } from '../schemas/host-report.js';
 import type { LatestEntry } from '../store/repo.js';
-import { agentReadyVerified, indexHost, reportUrl } from './readiness.js';
+import { agentReadyVerified, reportUrl } from './readiness.js';
+import { indexHost } from '../lib/hosts.js';
 import { defineTool } from './tool.js';
 
 export const readReports = defineTool({

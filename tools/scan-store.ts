@@ -4,8 +4,9 @@
 // row, the same answer for each caller.
 import { z } from 'zod';
 import { runScan } from '../scan/index.js';
-import { hostIdentity, normaliseScanUrl, targetRefusal } from '../scan/url.js';
-import { AppError } from '../server/errors.js';
+import { normaliseScanUrl, targetRefusal } from '../scan/url.js';
+import { hostIdentity } from '../lib/hosts.js';
+import { AppError } from '../lib/errors.js';
 import { StoreUrl, Vertical } from '../schemas/params.js';
 import { ScanResult } from '../schemas/scan-result.js';
 import type { LatestEntry, RankWindow, StoreRepo } from '../store/repo.js';

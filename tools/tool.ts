@@ -3,7 +3,7 @@
 // MCP server, the function-calling definitions, the REST routes and OpenAPI are loops over these declarations.
 import type { z } from 'zod';
 import type { Logger } from 'pino';
-import type { Config } from '../server/config.js';
+import type { Config } from '../lib/config.js';
 import type { StoreRepo } from '../store/repo.js';
 
 export type Surface = 'mcp' | 'functions';

@@ -1,12 +1,12 @@
 // GET /.well-known/api-catalog (RFC 9727): an RFC 9264 linkset naming the service's two APIs, the REST API and the
 // MCP server, each with its description (OpenAPI, the MCP server card), its guides (llms.txt, auth.md), its status
 // (/readyz) and the changelog.
-import { MCP_PATH } from '../server/mcp.js';
-import { CHANGELOG_PATH } from './changelog.js';
-import { OPENAPI_TYPE } from './links.js';
+import { MCP_PATH } from '../lib/links.js';
+import { CHANGELOG_PATH } from '../lib/links.js';
+import { OPENAPI_TYPE } from '../lib/links.js';
 import { SERVER_CARD_PATH } from './server-card.js';
 
-export { API_CATALOG_PATH } from './links.js';
+export { API_CATALOG_PATH } from '../lib/links.js';
 /** RFC 9727 §4.2: the linkset media type, with the profile parameter naming the RFC. */
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 

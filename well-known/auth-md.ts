@@ -1,9 +1,9 @@
 // GET /auth.md: how to authenticate and what the limits are (spec §5, §8), for people and agents. Which endpoints
 // need a key comes from the route table; the numbers come from the running configuration, not from prose.
-import type { Config } from '../server/config.js';
+import type { Config } from '../lib/config.js';
 import { ROUTES, type RouteDef } from '../rest/routes.js';
-import { MCP_PATH } from '../server/mcp.js';
-import { FUNCTION_DEFS_PATHS } from './function-defs.js';
+import { MCP_PATH } from '../lib/links.js';
+import { FUNCTION_DEFS_PATHS } from '../lib/links.js';
 
 const AUTH_WORDS = { none: 'no key', optional: 'optional: a valid key raises your quota', pro: '**Pro key required**' } as const;
 

@@ -3,8 +3,6 @@
 // endpoints (rel="deprecation") link here.
 import { readFileSync } from 'node:fs';
 
-export const CHANGELOG_PATH = '/changelog.md';
-
 const SOURCE = new URL('../CHANGELOG.md', import.meta.url);
 
 export function changelogMd(): string {

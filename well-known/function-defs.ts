@@ -5,10 +5,11 @@
 // without `$schema`: the same schema MCP tools/list shows, which test/well-known/function-defs.test.ts proves.
 import { z } from 'zod';
 import { Router, type RequestHandler } from 'express';
-import { AppError } from '../server/errors.js';
+import { AppError } from '../lib/errors.js';
 import { methodNotAllowed } from '../rest/router.js';
 import { TOOLS } from '../tools/index.js';
 import type { AnyTool } from '../tools/tool.js';
+import { FUNCTION_DEFS_PATHS } from '../lib/links.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -32,8 +33,6 @@ export function openAiFunctionDefs(tools: AnyTool[] = functionTools()) {
 export function anthropicFunctionDefs(tools: AnyTool[] = functionTools()) {
   return { tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: inputJsonSchema(t) })) };
 }
-
-export const FUNCTION_DEFS_PATHS = ['/api/v1/tools.json', '/api/tools.json'];
 
 /** GET /api/v1/tools.json and its /api alias; both bodies rendered once. */
 export function functionDefsRouter(): Router {

@@ -4,13 +4,14 @@
 // sent with CORS * (public metadata, read-only) and Cache-Control public, max-age=3600. Other methods answer a
 // JSON 405. The function-calling definitions (/api/v1/tools.json) mount with the API, see function-defs.ts.
 import { Router, type RequestHandler } from 'express';
-import type { Config } from '../server/config.js';
+import type { Config } from '../lib/config.js';
 import { methodNotAllowed } from '../rest/router.js';
 import { openApiDocument } from '../rest/openapi.js';
 import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { authMd } from './auth-md.js';
 import { llmsTxt } from './llms-txt.js';
-import { CHANGELOG_PATH, changelogMd } from './changelog.js';
+import { changelogMd } from './changelog.js';
+import { CHANGELOG_PATH } from '../lib/links.js';
 import { robotsTxt } from './robots-txt.js';
 import { API_CATALOG_PATH, API_CATALOG_TYPE, apiCatalog } from './api-catalog.js';
 import { MCP_CATALOG_PATH, SERVER_CARD_PATH, mcpCatalog, serverCard } from './server-card.js';

@@ -2,12 +2,14 @@
 // generated from the MCP tools, the function-calling tools and the route table so it cannot drift from them.
 import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { deprecationNote } from '../rest/deprecation.js';
-import { MCP_PATH, mcpTools } from '../server/mcp.js';
+import { mcpTools } from '../mcp/server.js';
+import { MCP_PATH } from '../lib/links.js';
 import type { AnyTool } from '../tools/tool.js';
-import { FUNCTION_DEFS_PATHS, functionTools } from './function-defs.js';
+import { functionTools } from './function-defs.js';
+import { FUNCTION_DEFS_PATHS } from '../lib/links.js';
 import { MCP_CATALOG_PATH, SERVER_CARD_PATH } from './server-card.js';
-import { CHANGELOG_PATH } from './changelog.js';
-import { API_CATALOG_PATH } from './links.js';
+import { CHANGELOG_PATH } from '../lib/links.js';
+import { API_CATALOG_PATH } from '../lib/links.js';
 
 const firstSentence = (text: string): string => (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).trim();
 

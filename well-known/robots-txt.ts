@@ -2,7 +2,7 @@
 // as the audit asks of stores), with a Content-Signal policy and the sitemap. Only starting a scan is closed to
 // crawlers: each one fetches a third-party store and spends a scan quota. Reading stored reports stays open.
 import { LIVE_AGENT_TOKENS } from '../scan/robots.js';
-import { SITEMAP_PATH } from '../rest/sitemap.js';
+import { SITEMAP_PATH } from './sitemap.js';
 
 /**
  * RFC 9309 matching: "$" ends the path and a rule matches path + query, so "/api/v1/scan?" and "/api/v1/scan$"

@@ -9,7 +9,8 @@
 // single entry points at that card, so catalog-first clients never have to guess. No `$schema` is claimed, since
 // the card schema is versioned in place upstream and ours lists tools. No card at `/mcp/server-card`: one card,
 // one URL, less drift.
-import { MCP_INSTRUCTIONS, MCP_PATH, MCP_SERVER_INFO, mcpTools } from '../server/mcp.js';
+import { MCP_INSTRUCTIONS, MCP_SERVER_INFO, mcpTools } from '../mcp/server.js';
+import { MCP_PATH } from '../lib/links.js';
 import { inputJsonSchema } from './function-defs.js';
 
 export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';

@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { runScan } from '../../scan/index.js';
 import { SqliteRepo } from '../../store/sqlite.js';
-import { createApiKey } from '../../server/keys.js';
+import { createApiKey } from '../../accounts/keys.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';

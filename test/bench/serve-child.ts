@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createApp } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../lib/config.js';
 import { createRepo } from '../../store/index.js';
 
 const [mode, arg] = process.argv.slice(2);

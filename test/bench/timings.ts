@@ -19,7 +19,7 @@ import { parseSitemap } from '../../scan/sitemap.js';
 import { flattenEntities, jsonLdEntities, parseJsonLenient } from '../../scan/structured-data.js';
 import { runScan } from '../../scan/index.js';
 import { createApp } from '../../server/app.js';
-import { testConfig } from '../../server/config.js';
+import { testConfig } from '../../lib/config.js';
 import { SqliteRepo } from '../../store/sqlite.js';
 import { drip, startFixtureStore, startStoreFrom, streamed, type FixtureRoutes } from '../helpers/fixture-store.js';
 import { brochureStore, htmlPage, page, text, xml } from '../fixtures/stores.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { call, startApp, type TestApp } from '../helpers/start-app.js';
 import { startStoreFrom, type FixtureRoute, type FixtureStore } from '../helpers/fixture-store.js';
 import { brochureStore } from '../fixtures/stores.js';
-import { createApiKey } from '../../server/keys.js';
+import { createApiKey } from '../../accounts/keys.js';
 import { SqliteRepo } from '../../store/sqlite.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 

@@ -14,9 +14,9 @@ import { startApp, type TestApp } from '../helpers/start-app.js';
 import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { brochureStore } from '../fixtures/stores.js';
-import { createApiKey } from '../../server/keys.js';
+import { createApiKey } from '../../accounts/keys.js';
 import { ErrorBody } from '../../schemas/error.js';
-import { ERROR_STATUS } from '../../server/errors.js';
+import { ERROR_STATUS } from '../../lib/errors.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);

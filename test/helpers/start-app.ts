@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { TestContext } from 'node:test';
 import { pino } from 'pino';
 import { createApp, type AppDeps } from '../../server/app.js';
-import { testConfig, type Config } from '../../server/config.js';
+import { testConfig, type Config } from '../../lib/config.js';
 import { SqliteRepo } from '../../store/sqlite.js';
 import type { StoreRepo } from '../../store/repo.js';
 

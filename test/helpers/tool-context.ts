@@ -1,6 +1,6 @@
 // A tool's context over a real in-memory SQLite store, for calling a handler directly in a test.
 import { pino } from 'pino';
-import { testConfig } from '../../server/config.js';
+import { testConfig } from '../../lib/config.js';
 import { SqliteRepo } from '../../store/sqlite.js';
 import type { ToolContext } from '../../tools/tool.js';
 

@@ -11,7 +11,7 @@ import { startFixtureStore } from '../helpers/fixture-store.js';
 import { AgentReadyStores, ReadinessReport, ReadinessSummary } from '../../schemas/readiness.js';
 import { TOOLS } from '../../tools/index.js';
 import { assertWithin } from '../helpers/timing.js';
-import { SERVICE_VERSION } from '../../rest/discovery.js';
+import { SERVICE_VERSION } from '../../lib/version.js';
 
 // Derived from the registry; test/tools/invariants.test.ts holds every MCP tool to reading stored data only.
 const READ_TOOLS = TOOLS.filter((tool) => tool.expose.includes('mcp')).map((tool) => tool.name);

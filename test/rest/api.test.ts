@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { getJson, startApp } from '../helpers/start-app.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { startFixtureStore } from '../helpers/fixture-store.js';
-import { SERVICE_VERSION } from '../../rest/discovery.js';
+import { SERVICE_VERSION } from '../../lib/version.js';
 
 test('GET /api/v1 serves the discovery document, and /api the same', async (t) => {
   const app = await startApp(t);

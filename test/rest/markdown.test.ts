@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, startApp } from '../helpers/start-app.js';
 import { fakeReport, saveFakeScan, saveReport } from '../helpers/scans.js';
-import { mdText } from '../../rest/markdown.js';
+import { mdText } from '../../pages/markdown.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
 const BASE = 'http://localhost:3000';

@@ -5,7 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { getJson, startApp } from '../helpers/start-app.js';
 import { ROUTES } from '../../rest/routes.js';
 import { COMMON_ERRORS, openApiDocument } from '../../rest/openapi.js';
-import { ERROR_STATUS } from '../../server/errors.js';
+import { ERROR_STATUS } from '../../lib/errors.js';
 
 type Json = Record<string, any>;
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { call, startApp } from '../helpers/start-app.js';
 import { saveFakeScan } from '../helpers/scans.js';
-import { renderSitemap } from '../../rest/sitemap.js';
+import { renderSitemap } from '../../well-known/sitemap.js';
 
 const BASE = 'http://localhost:3000';
 const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';

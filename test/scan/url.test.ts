@@ -3,8 +3,10 @@
 import '../support/loopback-guard.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppError } from '../../server/errors.js';
-import { classifyAddress, hostIdentity, isHostName, normaliseScanUrl } from '../../scan/url.js';
+import { AppError } from '../../lib/errors.js';
+import { classifyAddress, normaliseScanUrl } from '../../scan/url.js';
+import { isHostName } from '../../lib/hosts.js';
+import { hostIdentity } from '../../lib/hosts.js';
 
 const PROD = { allowPrivate: false };
 const DEV = { allowPrivate: true };

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { serve } from '../../server/main.js';
-import { loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../lib/config.js';
 import { assertRatio } from '../helpers/timing.js';
 
 const SOCKETS = 20;

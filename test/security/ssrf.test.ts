@@ -14,7 +14,7 @@ import { startFixtureStore, startStoreFrom, type FixtureStore } from '../helpers
 import { saveFakeScan } from '../helpers/scans.js';
 import { brochureStore, completeStore, CATALOGUE } from '../fixtures/stores.js';
 import { ErrorBody } from '../../schemas/error.js';
-import { ERROR_STATUS } from '../../server/errors.js';
+import { ERROR_STATUS } from '../../lib/errors.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
 // A second tripwire under the shared one. The shared guard treats any options object with a `path` key as an IPC

@@ -12,9 +12,9 @@ import { assertRatio } from '../helpers/timing.js';
 import { startFixtureStore, startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { HOSTILE_NAME, HOSTILE_TITLE, hostileStore } from '../fixtures/stores.js';
-import { createApiKey } from '../../server/keys.js';
+import { createApiKey } from '../../accounts/keys.js';
 import { ErrorBody } from '../../schemas/error.js';
-import { ERROR_STATUS } from '../../server/errors.js';
+import { ERROR_STATUS } from '../../lib/errors.js';
 import type { StoreRepo } from '../../store/repo.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
@@ -440,7 +440,7 @@ describe('O8: body abuse and the error shape', () => {
     assert.deepEqual(await snapshot(app.store, seeded.scan_id), snap);
   });
 
-  // Found by this suite (500 before a one-line fix in server/http-errors.ts: zlib errors had no mapping).
+  // Found by this suite (500 before a one-line fix in lib/http-errors.ts: zlib errors had no mapping).
   test('a body that is not what its Content-Encoding says is 400 INVALID_BODY, not 500', async () => {
       const ok = JSON.stringify({ hosts: ['a.test'] });
       assertApiError(await reports('not gzip at all', { ...json, 'content-encoding': 'gzip' }), 400, 'INVALID_BODY', 'gzip');

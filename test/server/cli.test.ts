@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../server/cli.js';
 import { SqliteRepo } from '../../store/sqlite.js';
-import { hashKey } from '../../server/keys.js';
+import { hashKey } from '../../accounts/keys.js';
 import { saveFakeScan } from '../helpers/scans.js';
 
 function setup(t: { after(fn: () => void): void }) {

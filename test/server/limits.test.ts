@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { getJson, startApp, type TestApp } from '../helpers/start-app.js';
 import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
-import { createApiKey } from '../../server/keys.js';
-import { BatchedLimiterStore, createGuards } from '../../server/limits.js';
+import { createApiKey } from '../../accounts/keys.js';
+import { BatchedLimiterStore, createGuards } from '../../rest/limits.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { SqliteRepo } from '../../store/sqlite.js';
-import { testConfig } from '../../server/config.js';
+import { testConfig } from '../../lib/config.js';
 
 const PAGE = '<!doctype html><html><head><title>Tiny shop</title></head><body><h1>Tiny shop</h1></body></html>';
 

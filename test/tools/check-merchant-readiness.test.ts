@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkMerchantReadiness } from '../../tools/check-merchant-readiness.js';
 import { ReadinessSummary } from '../../schemas/readiness.js';
-import { AppError } from '../../server/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { fakeReport, saveFakeScan } from '../helpers/scans.js';
 import { toolContextForTest } from '../helpers/tool-context.js';
 

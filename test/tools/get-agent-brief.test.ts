@@ -6,7 +6,7 @@ import { getJson, startApp, type TestApp } from '../helpers/start-app.js';
 import { fakeReport } from '../helpers/scans.js';
 import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
 import { CATALOGUE, HOSTILE_NAME, completeStore, hostileStore } from '../fixtures/stores.js';
-import { createApiKey } from '../../server/keys.js';
+import { createApiKey } from '../../accounts/keys.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
 async function proApp(t: Parameters<typeof startApp>[0]): Promise<{ app: TestApp; key: string }> {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getReadinessReport } from '../../tools/get-readiness-report.js';
 import { ReadinessReport } from '../../schemas/readiness.js';
-import { AppError } from '../../server/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { toolContextForTest } from '../helpers/tool-context.js';
 

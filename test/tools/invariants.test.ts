@@ -10,7 +10,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS } from '../../tools/index.js';
 import { ROUTES } from '../../rest/routes.js';
-import { registerTools } from '../../server/mcp.js';
+import { registerTools } from '../../mcp/server.js';
 import { inputJsonSchema } from '../../well-known/function-defs.js';
 
 const HINTS = ['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint'];

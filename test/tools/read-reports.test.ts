@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { getJson, startApp, type TestApp } from '../helpers/start-app.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { startFixtureStore } from '../helpers/fixture-store.js';
-import { createApiKey } from '../../server/keys.js';
+import { createApiKey } from '../../accounts/keys.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { getJson, startApp } from '../helpers/start-app.js';
 import { latestChangelogVersion } from '../../well-known/changelog.js';
-import { SERVICE_VERSION } from '../../rest/discovery.js';
+import { SERVICE_VERSION } from '../../lib/version.js';
 
 const SOURCE = readFileSync(new URL('../../CHANGELOG.md', import.meta.url), 'utf8');
 

@@ -2,15 +2,15 @@
 // (home, scan form, index, report, the stylesheet), whose failures are HTML pages too. The router has no
 // catch-all, so whatever mounts after it still gets its paths; the app mounts pageNotFound last.
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
-import { GENERIC_INTERNAL_MESSAGE } from '../server/errors.js';
-import { toAppError } from '../server/http-errors.js';
+import { GENERIC_INTERNAL_MESSAGE } from '../lib/errors.js';
+import { toAppError } from '../lib/http-errors.js';
 import { badgeRouter } from './badge.js';
 import { verifyRouter } from './verify.js';
 import { homePage, scanFromForm } from './home-page.js';
 import { indexPage } from './index-page.js';
 import { reportPage } from './report-page.js';
 import { FAVICON_SVG, STYLES_CSS, STYLES_PATH, html, messagePage, sendPage } from './html.js';
-import { methodNotAllowed, type RouterDeps } from './router.js';
+import { methodNotAllowed, type RouterDeps } from '../rest/router.js';
 
 const YEAR = 'public, max-age=31536000, immutable';
 

@@ -3,18 +3,18 @@
 // GET /api/v1/scan, then 303s to the new report. Errors re-render this page in plain words with the error's status.
 // As on the API, only a form that starts a scan spends quota: the fields are checked before the limiter counts.
 import type { RequestHandler } from 'express';
-import { AppError, GENERIC_INTERNAL_MESSAGE } from '../server/errors.js';
-import { toAppError } from '../server/http-errors.js';
+import { AppError, GENERIC_INTERNAL_MESSAGE } from '../lib/errors.js';
+import { toAppError } from '../lib/http-errors.js';
 import { VERTICALS } from '../schemas/params.js';
 import { PILLARS } from '../scan/pillars.js';
 import { CHECKS } from '../scan/registry.js';
 import { scanStore } from '../tools/scan-store.js';
-import { runGuard, toolContext, type RouterDeps } from './router.js';
+import { runGuard, toolContext, type RouterDeps } from '../rest/router.js';
 import { GRADE_MEANING, PRODUCT_NAME, gradePill, html, layout, sendPage, verticalLabel, type GradeLetter, type SafeHtml } from './html.js';
 import { mdText, negotiatedHeaders, sendMarkdown, wantsMarkdown } from './markdown.js';
-import { API_CATALOG_PATH } from '../well-known/links.js';
-import { CHANGELOG_PATH } from '../well-known/changelog.js';
-import { MCP_PATH } from '../server/mcp.js';
+import { API_CATALOG_PATH } from '../lib/links.js';
+import { CHANGELOG_PATH } from '../lib/links.js';
+import { MCP_PATH } from '../lib/links.js';
 import type { RankRow } from '../store/repo.js';
 
 /** design/checks.md §6. */

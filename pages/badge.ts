@@ -4,11 +4,11 @@
 import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { makeBadge } from 'badge-maker';
-import { AppError } from '../server/errors.js';
+import { AppError } from '../lib/errors.js';
 import type { StoreRepo } from '../store/repo.js';
-import { isHostName } from '../scan/url.js';
-import { indexHost } from '../tools/readiness.js';
-import { methodNotAllowed } from './router.js';
+import { isHostName } from '../lib/hosts.js';
+import { indexHost } from '../lib/hosts.js';
+import { methodNotAllowed } from '../rest/router.js';
 
 export const BADGE_LABEL = 'agent-ready';
 

@@ -2,7 +2,7 @@
 // rendering instead of the HTML page (same URL, `Vary: Accept`). Store text is escaped here too: Markdown is often
 // rendered to HTML downstream, so a store must not be able to smuggle markup, links or table cells into it.
 import type { Request, Response } from 'express';
-import { linkHeader } from '../well-known/links.js';
+import { linkHeader } from '../lib/links.js';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 

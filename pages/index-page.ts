@@ -3,7 +3,7 @@
 // to the host's latest report.
 import type { RequestHandler } from 'express';
 import { VERTICALS } from '../schemas/params.js';
-import type { Config } from '../server/config.js';
+import type { Config } from '../lib/config.js';
 import type { RankRow, StoreRepo } from '../store/repo.js';
 import { agentReadyVerified } from '../tools/readiness.js';
 import { PRODUCT_NAME, formatDate, gradePill, html, layout, messagePage, sendPage, verticalLabel, type SafeHtml } from './html.js';

@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
-import type { Config } from './config.js';
-import { AppError } from './errors.js';
-import { verifyApiKey } from './keys.js';
+import type { Config } from '../lib/config.js';
+import { AppError } from '../lib/errors.js';
+import { verifyApiKey } from '../accounts/keys.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { Caller } from '../tools/tool.js';
 

@@ -2,13 +2,14 @@
 // config.BASE_URL and an integer scan id, so no path can send a visitor off our origin (security.md O3).
 // Unknown or delisted hosts get a 404: an HTML page offering a scan to browsers, the JSON Error to everyone else.
 import { Router, type Request, type Response } from 'express';
-import type { Config } from '../server/config.js';
+import type { Config } from '../lib/config.js';
 import type { StoreRepo } from '../store/repo.js';
-import { AppError } from '../server/errors.js';
-import { isHostName } from '../scan/url.js';
-import { hostNotScanned, indexHost, reportUrl } from '../tools/readiness.js';
+import { AppError } from '../lib/errors.js';
+import { isHostName } from '../lib/hosts.js';
+import { hostNotScanned, reportUrl } from '../tools/readiness.js';
+import { indexHost } from '../lib/hosts.js';
 import { html, messagePage, sendPage } from './html.js';
-import { methodNotAllowed } from './router.js';
+import { methodNotAllowed } from '../rest/router.js';
 
 // Browsers ask for text/html explicitly; fetch, curl and agents (a wildcard Accept, or JSON) get the JSON Error.
 export const wantsHtml = (req: Request): boolean => /\btext\/html\b/i.test(req.get('accept') ?? '');

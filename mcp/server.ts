@@ -10,17 +10,16 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ListToolsRequestSchema, type CallToolResult, type JSONRPCMessage, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Config } from './config.js';
-import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from './errors.js';
-import { toAppError } from './http-errors.js';
+import type { Config } from '../lib/config.js';
+import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from '../lib/errors.js';
+import { toAppError } from '../lib/http-errors.js';
 import type { StoreRepo } from '../store/repo.js';
 import { TOOLS } from '../tools/index.js';
 import { inlineTopLevel, type AnyTool, type ToolContext } from '../tools/tool.js';
 import { toolContext } from '../rest/router.js';
-import { SERVICE_VERSION } from '../rest/discovery.js';
+import { SERVICE_VERSION } from '../lib/version.js';
+import { MCP_BODY_LIMIT_BYTES, MCP_PATH } from '../lib/links.js';
 
-export const MCP_PATH = '/mcp';
-export const MCP_BODY_LIMIT_BYTES = 64 * 1024;
 /** Deepest JSON nesting accepted; real MCP messages stay under 10. Checked on the raw bytes before JSON.parse. */
 export const MCP_MAX_JSON_DEPTH = 64;
 

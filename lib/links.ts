@@ -1,6 +1,12 @@
-// The Link header (RFC 8288) of the home page, the index, reports and the discovery document: where agents find the
-// API catalog, the OpenAPI description, llms.txt and the page's other representation. No imports, so any module
-// (the discovery document included) can use it without an import cycle.
+// Where the service's public documents and endpoints live, and the Link header (RFC 8288) of the home page, the
+// index, reports and the discovery document that points agents at them. No imports: every surface (API, pages,
+// MCP, well-known documents) names these paths, so they sit below all of them.
+
+export const MCP_PATH = '/mcp';
+export const MCP_BODY_LIMIT_BYTES = 64 * 1024;
+/** Spec §9.2 announces breaking changes "in the site summary file and the changelog". */
+export const CHANGELOG_PATH = '/changelog.md';
+export const FUNCTION_DEFS_PATHS = ['/api/v1/tools.json', '/api/tools.json'];
 
 export const API_CATALOG_PATH = '/.well-known/api-catalog';
 // No parameter in the type hint: a ";" inside a quoted Link parameter trips naive header parsers.

@@ -3,10 +3,10 @@
 // (the `html` tag, or mdText), and store URLs become links only when they are http(s) (security.md O1, "Output
 // safety"). Unknown, malformed or delisted ids: 404.
 import type { Request, Response } from 'express';
-import type { Config } from '../server/config.js';
+import type { Config } from '../lib/config.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { ScanResult } from '../schemas/scan-result.js';
-import { isHostName } from '../scan/url.js';
+import { isHostName } from '../lib/hosts.js';
 import {
   PRODUCT_NAME,
   bar,

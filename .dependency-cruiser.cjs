@@ -1,0 +1,65 @@
+// The direction of imports between top-level folders (docs/architecture.md, "Layers"). Checked by
+// `npm run lint`; test/architecture/layers.test.ts plants a back-edge to show that the check fails on one.
+//
+// Each folder may import only from itself and the folders listed for it. The table is ordered from the
+// base up, and every folder lists only folders above it in the table, so folders can never import each other.
+const LAYERS = {
+  lib: [],
+  schemas: ['lib'],
+  scan: ['lib', 'schemas'],
+  store: ['lib', 'schemas'],
+  accounts: ['lib', 'schemas', 'store'],
+  monitoring: ['lib', 'schemas', 'scan', 'store', 'accounts'],
+  tools: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring'],
+  rest: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring', 'tools'],
+  mcp: ['lib', 'schemas', 'scan', 'store', 'tools', 'rest'],
+  pages: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring', 'tools', 'rest', 'mcp'],
+  'well-known': ['lib', 'schemas', 'scan', 'store', 'tools', 'rest', 'mcp', 'pages'],
+  server: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring', 'tools', 'rest', 'mcp', 'pages', 'well-known'],
+};
+const FOLDERS = Object.keys(LAYERS);
+const any = (names) => `^(${names.join('|')})/`;
+
+/** Packages that belong to one layer only: HTTP, MCP and database drivers stay out of the audit engine. */
+const SURFACE_PACKAGES = '^(express|express-rate-limit|pino-http|@modelcontextprotocol/sdk|mongodb|better-sqlite3)(/|$)';
+
+module.exports = {
+  forbidden: [
+    ...FOLDERS.map((folder) => ({
+      name: `${folder}-imports-only-below`,
+      comment: `${folder}/ may import only from ${LAYERS[folder].join(', ') || 'nothing else in the project'}`,
+      severity: 'error',
+      from: { path: `^${folder}/` },
+      to: { path: any(FOLDERS), pathNot: any([folder, ...LAYERS[folder]]) },
+    })),
+    {
+      name: 'scan-knows-no-http-mcp-or-database',
+      comment: 'scan/ is the audit engine: it fetches stores through its own fetcher and answers plain data',
+      severity: 'error',
+      from: { path: '^scan/' },
+      to: { path: SURFACE_PACKAGES, dependencyTypes: ['npm'] },
+    },
+    {
+      name: 'store-knows-no-http-or-mcp',
+      severity: 'error',
+      from: { path: '^store/' },
+      to: { path: '^(express|express-rate-limit|pino-http|@modelcontextprotocol/sdk)(/|$)', dependencyTypes: ['npm'] },
+    },
+    {
+      name: 'no-circular',
+      comment: 'a cycle between modules hides which one is the base',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|data|test|scripts|bin)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
+
+// The table itself, for the test that plants a back-edge (not part of dependency-cruiser's schema).
+Object.defineProperty(module.exports, 'LAYERS', { value: LAYERS, enumerable: false });

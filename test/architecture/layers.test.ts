@@ -1,0 +1,64 @@
+// The folder rules of .dependency-cruiser.cjs, as `npm run lint` runs them: the real tree passes, and a planted
+// back-edge (the audit engine importing the store) fails. The planted tree lives in a temporary folder with the
+// project's folder names, so the source tree is never touched.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cruise, type ICruiseOptions, type IReporterOutput } from 'dependency-cruiser';
+
+const require = createRequire(import.meta.url);
+const config = require('../../.dependency-cruiser.cjs');
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+async function violations(baseDir: string, paths: string[]): Promise<string[]> {
+  const options: ICruiseOptions = {
+    ...config.options,
+    baseDir,
+    validate: true,
+    ruleSet: { forbidden: config.forbidden },
+    tsConfig: undefined,
+  };
+  const result: IReporterOutput = await cruise(paths, options);
+  if (typeof result.output === 'string') throw new Error('expected a JSON result');
+  return result.output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+}
+
+function plant(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'layers-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+test('every folder in the layer table may import only folders listed before it', () => {
+  const layers: Record<string, string[]> = config.LAYERS;
+  const order = Object.keys(layers);
+  for (const [folder, below] of Object.entries(layers)) {
+    for (const dep of below) assert.ok(order.indexOf(dep) < order.indexOf(folder), `${folder} may import ${dep}, which sits above it`);
+  }
+});
+
+test('the project tree follows the layer rules', async () => {
+  const found = await violations(ROOT, ['.']);
+  assert.deepEqual(found, []);
+});
+
+test('a planted back-edge fails: scan/ importing store/, and two folders importing each other', async (t) => {
+  const dir = plant({
+    'store/repo.ts': "export interface StoreRepo { ping(): void }\n",
+    'scan/engine.ts': "import type { StoreRepo } from '../store/repo.ts';\nexport type Uses = StoreRepo;\n",
+    'tools/a.ts': "import { b } from '../rest/b.ts';\nexport const a = (): number => b + 1;\n",
+    'rest/b.ts': "import { a } from '../tools/a.ts';\nexport const b = 1;\nexport const useA = a;\n",
+    'scan/http.ts': "import express from 'express';\nexport const app = express;\n",
+  });
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const found = await violations(dir, ['store', 'scan', 'tools', 'rest']);
+  assert.ok(found.includes('scan-imports-only-below: scan/engine.ts → store/repo.ts'), found.join('\n'));
+  assert.ok(found.includes('tools-imports-only-below: tools/a.ts → rest/b.ts'), found.join('\n'));
+  assert.ok(found.some((v) => v.startsWith('no-circular:')), found.join('\n'));
+});
