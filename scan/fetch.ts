@@ -27,6 +27,8 @@ export interface FetchLimits {
   signal?: AbortSignal; // client disconnect; merged with the deadline
   lookup?: LookupFunction; // injected DNS (tests)
   baseUrl: string; // for the user agents' +URL
+  /** Where a refused DNS answer's address goes: the log only, never the report (a store could publish it). */
+  log?: { warn(obj: unknown, msg?: string): void };
 }
 
 export type BodyKind = 'html' | 'text' | 'json' | 'xml' | 'sitemap';
@@ -162,7 +164,10 @@ function guardedLookup(base: LookupFunction, limits: FetchLimits): LookupFunctio
         if (list.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
         for (const { address: ip } of list) {
           const why = addressRefusal(ip, limits);
-          if (why) return callback(new Refusal(`${hostname.slice(0, 100)} resolves to ${ip} (${why})`), []);
+          if (why) {
+            limits.log?.warn({ host: hostname.slice(0, 253), address: ip, range: why }, 'scan target resolves to a non-public address');
+            return callback(new Refusal(`${hostname.slice(0, 100)} resolves to a non-public address`), []);
+          }
         }
         if (wantAll) callback(null, list);
         else callback(null, list[0].address, list[0].family);

@@ -46,6 +46,7 @@ export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditR
     signal: opts.signal,
     lookup: opts.lookup,
     baseUrl: opts.baseUrl,
+    log: opts.log,
   });
 
   const artifacts = await gather(url, fetcher, { baseUrl: opts.baseUrl, maxRequests: opts.maxRequests });
