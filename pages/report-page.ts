@@ -121,6 +121,7 @@ export function renderReportPage(report: Report, opts: ReportPageOptions): SafeH
   ${gauge(score, grade)}
 </section>
 
+${report.public_entry === false ? notPublicBanner(report) : ''}
 ${report.capped ? cappedBanner(report, capInfo) : ''}
 
 <section class="card" aria-labelledby="pillars-h">
@@ -285,6 +286,24 @@ function gauge(score: number, grade: string): SafeHtml {
     </div>
     <div class="gauge-grade" aria-hidden="true">${gradePill(grade, 'grade-pill-xl')}<span class="grade-caption">Grade</span></div>
   </div>`;
+}
+
+/** A scan of a page other than the store's entry point: shown, but not the store's public score. */
+function notPublicBanner(report: Report): SafeHtml {
+  const entry = (() => {
+    try {
+      return new URL('/', String(report.url)).href;
+    } catch {
+      return '';
+    }
+  })();
+  return html`<section class="banner" role="note" aria-labelledby="entry-h">
+  <span class="banner-icon" aria-hidden="true">i</span>
+  <div>
+    <h2 id="entry-h">Not the store's public score</h2>
+    <p>This scan looked at ${externalLink(report.url)}, not the store's entry point. It is kept here for whoever ran it, but the readiness index, badge and verification follow scans of ${entry ? externalLink(entry) : 'the site root'} only.</p>
+  </div>
+</section>`;
 }
 
 function cappedBanner(report: Report, info: (typeof CAP_REASONS)[string] | undefined): SafeHtml {

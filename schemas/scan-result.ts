@@ -128,5 +128,16 @@ export const ScanResult = AuditResult.extend({
   report_url: z.url(),
   vertical: z.string().nullable(),
   neighbors: z.array(Neighbor).describe('Up to 2 stores above, the scanned one (is_self), up to 2 below, by rank.'),
+  public_entry: z
+    .boolean()
+    .optional()
+    .describe(
+      "True when this scan is the store's public score (a scan of its entry point: the site root). A scan of any other page is stored and reported but leaves the index, badge and verification as they were. Absent on scans made before the rule.",
+    ),
+  public_entry_note: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Why this scan is not the public score, with the entry point to scan instead; null for a public-entry scan.'),
 }).meta({ id: 'ScanResult' });
 export type ScanResult = z.infer<typeof ScanResult>;

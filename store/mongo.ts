@@ -138,7 +138,7 @@ export class MongoRepo implements StoreRepo {
 
   async saveScan(scan: ScanRecord): Promise<void> {
     await this.scans.insertOne(Q.scanToDoc(scan));
-    if (await this.isDelisted(scan.host)) return;
+    if (scan.publicEntry === false || (await this.isDelisted(scan.host))) return;
     await this.upsertLatest(scan);
     // No transaction spans both collections: a delist that slipped in between must still win.
     if (await this.isDelisted(scan.host)) await this.latest.deleteOne(Q.latestByHost(scan.host));

@@ -12,6 +12,11 @@ export interface NewScan {
   createdAt: Date;
   ownerKeyId: string | null; // the Pro key that ran the scan, if any
   report: unknown; // the full ScanResult JSON, exactly as answered
+  /**
+   * False for a scan of a page that is not the store's entry point (lib/public-entry.ts): stored and readable by
+   * id, but never the host's `latest` row, not even on relist. Absent means true.
+   */
+  publicEntry?: boolean;
 }
 
 export interface ScanRecord extends NewScan {
@@ -81,7 +86,7 @@ export interface StoreRepo {
   ping(): Promise<void>; // throws when the store cannot be reached
 
   allocateScanId(): Promise<number>; // integer ids, strictly increasing
-  saveScan(scan: ScanRecord): Promise<void>; // insert; move `latest` only when newer; one transaction where possible
+  saveScan(scan: ScanRecord): Promise<void>; // insert; move `latest` only when newer and a public entry; one transaction where possible
   getScan(id: number): Promise<ScanRecord | null>;
   /**
    * The same scan with its report as stored JSON bytes, not parsed: for a reader that only forwards the report

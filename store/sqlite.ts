@@ -28,6 +28,7 @@ interface ScanRow {
   created_at: number;
   owner_key_id: string | null;
   report: string;
+  public_entry?: number; // written, not read back (1 when absent: rows from before the column existed)
 }
 
 interface LatestRow {
@@ -61,7 +62,8 @@ CREATE TABLE IF NOT EXISTS scans (
   agent_ready INTEGER NOT NULL,
   created_at INTEGER NOT NULL,
   owner_key_id TEXT,
-  report TEXT NOT NULL
+  report TEXT NOT NULL,
+  public_entry INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS scans_host_created ON scans(host, created_at DESC);
 CREATE TABLE IF NOT EXISTS latest (
@@ -249,8 +251,15 @@ export class SqliteRepo implements StoreRepo {
   async init(): Promise<void> {
     if (this.stmts) return;
     this.db.exec(SCHEMA);
+    this.addMissingColumns();
     this.stmts = this.prepareAll();
     this.tx = this.makeTransactions();
+  }
+
+  // Files made before a column existed get it here, with the default that describes their rows.
+  private addMissingColumns(): void {
+    const cols = new Set(this.db.prepare<[], { name: string }>('PRAGMA table_info(scans)').all().map((c) => c.name));
+    if (!cols.has('public_entry')) this.db.exec('ALTER TABLE scans ADD COLUMN public_entry INTEGER NOT NULL DEFAULT 1');
   }
 
   async close(): Promise<void> {
@@ -325,8 +334,8 @@ export class SqliteRepo implements StoreRepo {
     return {
       nextScanId: db.prepare<[], number>("UPDATE counters SET n = n + 1 WHERE name = 'scan_id' RETURNING n").pluck(),
       insertScan: db.prepare<[ScanRow]>(
-        `INSERT INTO scans (id, host, vertical, score, grade, capped, agent_ready, created_at, owner_key_id, report)
-         VALUES (@id, @host, @vertical, @score, @grade, @capped, @agent_ready, @created_at, @owner_key_id, @report)`,
+        `INSERT INTO scans (id, host, vertical, score, grade, capped, agent_ready, created_at, owner_key_id, report, public_entry)
+         VALUES (@id, @host, @vertical, @score, @grade, @capped, @agent_ready, @created_at, @owner_key_id, @report, @public_entry)`,
       ),
       getScan: db.prepare<[number], ScanRow>('SELECT * FROM scans WHERE id = ?'),
       // The report as a BLOB: its stored UTF-8 bytes as they are, without a decode into a string.
@@ -334,11 +343,11 @@ export class SqliteRepo implements StoreRepo {
         `SELECT ${SCAN_COLS}, CAST(report AS BLOB) AS report FROM scans WHERE id = ?`,
       ),
       newestScan: db.prepare<[string], ScanRow>(
-        'SELECT * FROM scans WHERE host = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+        'SELECT * FROM scans WHERE host = ? AND public_entry = 1 ORDER BY created_at DESC, id DESC LIMIT 1',
       ),
       newestVertical: db
         .prepare<[string], string>(
-          'SELECT vertical FROM scans WHERE host = ? AND vertical IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 1',
+          'SELECT vertical FROM scans WHERE host = ? AND public_entry = 1 AND vertical IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 1',
         )
         .pluck(),
       upsertLatest: db.prepare<[LatestRow]>(
@@ -427,7 +436,7 @@ export class SqliteRepo implements StoreRepo {
   private readonly saveTx = (row: ScanRow): void => {
     const q = this.q;
     q.insertScan.run(row);
-    if (q.isDelisted.get(row.host) !== undefined) return;
+    if (row.public_entry === 0 || q.isDelisted.get(row.host) !== undefined) return;
     const prev = q.latestByHost.get(row.host);
     // Newest wins; scans of one instant are ordered by id, the order a relist rebuilds them in.
     if (prev && (row.created_at < prev.updated_at || (row.created_at === prev.updated_at && row.id < prev.scan_id))) return;
@@ -455,6 +464,7 @@ export class SqliteRepo implements StoreRepo {
       created_at: scan.createdAt.getTime(),
       owner_key_id: scan.ownerKeyId,
       report: JSON.stringify(scan.report) ?? 'null',
+      public_entry: scan.publicEntry === false ? 0 : 1,
     };
     this.t.save(row);
   }

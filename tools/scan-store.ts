@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { runScan } from '../scan/index.js';
 import { normaliseScanUrl, targetRefusal } from '../scan/url.js';
 import { hostIdentity } from '../lib/hosts.js';
+import { isPublicEntry, notPublicEntryNote } from '../lib/public-entry.js';
 import { AppError } from '../lib/errors.js';
 import { StoreUrl, Vertical } from '../schemas/params.js';
 import { ScanResult } from '../schemas/scan-result.js';
@@ -70,8 +71,13 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     ...(ctx.scanOverrides as object | undefined),
   });
 
+  // Only a scan of the entry point is the store's public score; a listed store keeps its own vertical (a scan
+  // naming another one is ranked in that vertical's window without rewriting the store's).
+  const scanned = new URL(audit.url);
+  const ownerEntryPath = null; // an entry path set by the store's verified owner, once owners can set one
+  const publicEntry = isPublicEntry(scanned, ownerEntryPath);
   const previous = await store.latestByHost(audit.host);
-  const keptVertical = vertical ?? previous?.vertical ?? null;
+  const keptVertical = previous?.vertical ?? vertical ?? null;
   const id = await store.allocateScanId();
   const window = await store.rankWindow(audit.host, {
     vertical: vertical ?? null,
@@ -83,6 +89,8 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     vertical: keptVertical,
     neighbors: neighborsOf(window, audit.host),
     ...audit,
+    public_entry: publicEntry,
+    public_entry_note: publicEntry ? null : notPublicEntryNote(scanned, ownerEntryPath),
   };
   const passing = new Set(result.pillars.flatMap((p) => p.checks.filter((c) => c.status === 'pass').map((c) => c.id)));
   await store.saveScan({
@@ -96,6 +104,7 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     createdAt: new Date(audit.scanned_at),
     ownerKeyId: ctx.caller.keyId,
     report: result,
+    publicEntry,
   });
   return result;
 }
