@@ -6,6 +6,7 @@ import { createLogger } from '../lib/log.js';
 import { createApp } from './app.js';
 import { createRepo } from '../store/index.js';
 import type { StoreRepo } from '../store/repo.js';
+import { closePagePool, warmPagePool } from '../scan/page-pool.js';
 
 export interface Running {
   server: Server;
@@ -33,6 +34,8 @@ export async function serve(config: Config): Promise<Running> {
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   log.info({ url, store: config.MONGODB_URI ? 'mongodb' : 'sqlite', baseUrl: config.BASE_URL }, 'store-readiness listening');
+  // Load the page parsers on a worker thread now rather than during the first scan.
+  warmPagePool().catch((err: unknown) => log.warn({ err }, 'page parser threads failed to start; scans will retry'));
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -43,6 +46,7 @@ export async function serve(config: Config): Promise<Running> {
         server.closeIdleConnections();
       });
       await store.close();
+      await closePagePool();
       log.info('stopped');
     })());
   return { server, store, url, stop };
