@@ -19,6 +19,8 @@ export const ConfigSchema = z
     SCAN_TIMEOUT_MS: intIn(1000, 600_000, 30_000),
     SCAN_MAX_REQUESTS: intIn(1, 200, 20),
     SCAN_ALLOW_PRIVATE: flag,
+    SCAN_CONCURRENCY: intIn(1, 256, 4),
+    SCAN_QUEUE: intIn(0, 1024, 4),
     ANON_SCANS_PER_HOUR: intIn(0, 1_000_000, 5),
     PRO_SCANS_PER_HOUR: intIn(0, 1_000_000, 30),
     PRO_SCANS_PER_30_DAYS: intIn(0, 100_000_000, 1000),

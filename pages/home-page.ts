@@ -55,6 +55,8 @@ export function plainError(err: AppError, form: HomeForm): PlainError {
       return { ...base, headline: 'We can’t scan that address.', detail: err.message };
     case 'INVALID_PARAMS':
       return { ...base, headline: 'Something in the form is not right.', detail: err.message };
+    case 'SCANNER_BUSY':
+      return { ...base, headline: 'The scanner is busy right now.', detail: 'Every scanning place is taken. Nothing was scanned and nothing was counted; try again in a few seconds.' };
     case 'CROSS_SITE_REFUSED':
       return { ...base, headline: 'Scans can only be started from this site’s own form.', detail: 'Another site sent this form; nothing was scanned and nothing was counted.' };
     case 'RATE_LIMITED': {
@@ -275,9 +277,14 @@ export function scanFromForm(deps: RouterDeps): RequestHandler {
         throw new AppError('INVALID_URL', issue?.message ?? 'This is not a valid URL.');
       }
       const ctx = toolContext(req, res, deps);
-      tool.preflight?.(parsed.data, ctx);
-      for (const guard of guards) await runGuard(guard, req, res);
-      const result = (await tool.handler(parsed.data, ctx)) as { scan_id: number };
+      const hold = tool.preflight?.(parsed.data, ctx);
+      let result: { scan_id: number };
+      try {
+        for (const guard of guards) await runGuard(guard, req, res);
+        result = (await tool.handler(parsed.data, ctx)) as { scan_id: number };
+      } finally {
+        hold?.release();
+      }
       if (res.headersSent || res.destroyed) return;
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(303, `/r/${Number(result.scan_id)}`);

@@ -75,21 +75,25 @@ function handle(route: RouteDef, deps: RouterDeps) {
       throw route.onInvalid?.(parsed.error.issues) ?? new AppError('INVALID_PARAMS', describeIssues(parsed.error.issues));
     }
     const ctx = toolContext(req, res, deps, route.tool.annotations.openWorldHint);
-    route.tool.preflight?.(parsed.data, ctx);
-    // Counted only now that the call is known to be good: refused calls never spend quota.
-    await runGuard(countCall, req, res);
-    const stored = route.send ? undefined : STORED_JSON.get(route.tool);
-    if (stored) {
-      const json = await stored(parsed.data as never, ctx);
+    const hold = route.tool.preflight?.(parsed.data, ctx);
+    try {
+      // Counted only now that the call is known to be good: refused calls never spend quota.
+      await runGuard(countCall, req, res);
+      const stored = route.send ? undefined : STORED_JSON.get(route.tool);
+      if (stored) {
+        const json = await stored(parsed.data as never, ctx);
+        if (res.headersSent || res.destroyed) return;
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.send(json);
+        return;
+      }
+      const data = await route.tool.handler(parsed.data, ctx);
       if (res.headersSent || res.destroyed) return;
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.send(json);
-      return;
+      if (route.send) route.send(res, data);
+      else res.json(data);
+    } finally {
+      hold?.release();
     }
-    const data = await route.tool.handler(parsed.data, ctx);
-    if (res.headersSent || res.destroyed) return;
-    if (route.send) route.send(res, data);
-    else res.json(data);
   };
 }
 

@@ -74,7 +74,7 @@ export const ROUTES: RouteDef[] = [
     tool: scanStore,
     auth: 'optional',
     limit: 'scan',
-    errors: ['MISSING_URL', 'INVALID_URL', 'INVALID_PARAMS', 'UNAUTHORIZED', 'CROSS_SITE_REFUSED', 'STORE_UNREACHABLE', 'SCAN_TIMEOUT'],
+    errors: ['MISSING_URL', 'INVALID_URL', 'INVALID_PARAMS', 'UNAUTHORIZED', 'CROSS_SITE_REFUSED', 'STORE_UNREACHABLE', 'SCANNER_BUSY', 'SCAN_TIMEOUT'],
     args(req) {
       const url = singleQuery(req, 'url', () => new AppError('INVALID_URL', 'Give the url parameter once.'));
       if (url === undefined) throw missingUrl();

@@ -13,6 +13,7 @@ import { ScanResult } from '../schemas/scan-result.js';
 import type { LatestEntry, RankWindow, StoreRepo } from '../store/repo.js';
 import { reportUrl } from './readiness.js';
 import { SingleFlight } from './single-flight.js';
+import { ScanGate, type Reservation } from './scan-gate.js';
 import { defineTool, type ToolContext } from './tool.js';
 
 /** checks.md §9: the checks an agent needs to quote and buy. */
@@ -27,15 +28,43 @@ export const scanStore = defineTool({
   output: ScanResult,
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true, destructiveHint: false },
   expose: ['functions'],
-  preflight({ url }, ctx) {
-    scanTarget(url, ctx);
+  preflight({ url, vertical }, ctx) {
+    const key = flightKey(scanTarget(url, ctx), vertical);
+    // A call that will join a running scan of the same store adds no work and takes no place.
+    if (flightsOf(ctx.store).has(key)) return;
+    // Otherwise a place among the scans allowed to run or wait, or 503 SCANNER_BUSY before any quota is spent.
+    const place = gateOf(ctx).reserve();
+    places.set(ctx, place);
+    return place;
   },
   async handler({ url, vertical }, ctx) {
-    // The vertical changes the answer (kept vertical, neighbours), so it is part of what is shared.
-    const key = `${hostIdentity(scanTarget(url, ctx))} ${vertical ?? ''}`;
-    return flightsOf(ctx.store).run(key, ctx.signal, (signal) => scanAndSave(url, vertical, { ...ctx, signal }));
+    const key = flightKey(scanTarget(url, ctx), vertical);
+    const flights = flightsOf(ctx.store);
+    const held = places.get(ctx);
+    places.delete(ctx);
+    if (flights.has(key)) {
+      held?.release(); // joining: the work is the running scan's, the place goes back at once
+      return flights.run(key, ctx.signal, () => Promise.reject(new Error('a joined scan never starts work')));
+    }
+    const place = held ?? gateOf(ctx).reserve(); // the scan it meant to join has just ended (or no preflight ran)
+    return flights.run(key, ctx.signal, (signal) => place.run(() => scanAndSave(url, vertical, { ...ctx, signal }), signal));
   },
 });
+
+// The vertical changes the answer (kept vertical, neighbours), so it is part of what is shared.
+const flightKey = (target: URL, vertical: string | undefined): string => `${hostIdentity(target)} ${vertical ?? ''}`;
+
+/** The place each call took in preflight, for its handler. */
+const places = new WeakMap<ToolContext, Reservation>();
+
+/** One scan bound per store, like the flights below (one per app; tests run several apps in one process). */
+const gates = new WeakMap<StoreRepo, ScanGate>();
+
+function gateOf({ store, config }: Pick<ToolContext, 'store' | 'config'>): ScanGate {
+  let gate = gates.get(store);
+  if (!gate) gates.set(store, (gate = new ScanGate(config.SCAN_CONCURRENCY, config.SCAN_QUEUE)));
+  return gate;
+}
 
 /** One set of running scans per store, so two apps in one process (tests) never answer from each other's. */
 const flights = new WeakMap<StoreRepo, SingleFlight<ScanResult>>();
