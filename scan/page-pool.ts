@@ -18,15 +18,26 @@ let shared: Piscina | null = null;
 let warm: Promise<void> | null = null;
 
 function pool(): Piscina {
-  shared ??= new Piscina({
-    filename: new URL('./page-worker.ts', import.meta.url).href,
+  if (shared) return shared;
+  shared = new Piscina({
+    filename: new URL('./page-thread.mjs', import.meta.url).href,
+    execArgv: [], // the thread registers its own loader; the parent's --import flags are not for it
     minThreads: 0,
     maxThreads: DEFAULT_PAGE_THREADS,
     idleTimeout: 5_000,
     // No queue cap here: tasks waiting for a thread are already bounded by the scans allowed to run at once
     // (SCAN_CONCURRENCY) times the pages one scan reads.
   });
+  // A thread that fails to start is reported here rather than as an uncaught 'error' event; its tasks fail over.
+  shared.on('error', (err: unknown) => onPoolError(err));
   return shared;
+}
+
+let onPoolError: (err: unknown) => void = () => {};
+
+/** Where pool failures are reported (the server's logger); reads fall back to this thread meanwhile. */
+export function reportPagePoolErrors(report: (err: unknown) => void): void {
+  onPoolError = report;
 }
 
 /**
@@ -39,15 +50,25 @@ export function warmPagePool(): Promise<void> {
     .then(
       () => undefined,
       (err: unknown) => {
-        warm = null; // the next scan tries again
-        throw err;
+        warm = null; // the next scan tries again; this one reads in line meanwhile (readInPool)
+        onPoolError(err);
       },
     );
   return warm;
 }
 
-/** Reads on the shared worker pool. */
-export const readInPool: BodyReader = (task) => pool().run(task) as Promise<BodyRead<typeof task>>;
+/**
+ * Reads on the shared worker pool. The readers never throw on content, so a failed task is the pool's failure (a
+ * thread that could not start or died): that body is read in this thread instead and the scan goes on.
+ */
+export const readInPool: BodyReader = async (task) => {
+  try {
+    return (await pool().run(task)) as BodyRead<typeof task>;
+  } catch (err) {
+    onPoolError(err);
+    return readBody(task);
+  }
+};
 
 /** Stops the pool's threads (graceful shutdown, tests); the next read starts a new pool. */
 export async function closePagePool(): Promise<void> {

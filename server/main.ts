@@ -6,7 +6,7 @@ import { createLogger } from '../lib/log.js';
 import { createApp } from './app.js';
 import { createRepo } from '../store/index.js';
 import type { StoreRepo } from '../store/repo.js';
-import { closePagePool, warmPagePool } from '../scan/page-pool.js';
+import { closePagePool, reportPagePoolErrors, warmPagePool } from '../scan/page-pool.js';
 
 export interface Running {
   server: Server;
@@ -35,7 +35,8 @@ export async function serve(config: Config): Promise<Running> {
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   log.info({ url, store: config.MONGODB_URI ? 'mongodb' : 'sqlite', baseUrl: config.BASE_URL }, 'store-readiness listening');
   // Load the page parsers on a worker thread now rather than during the first scan.
-  warmPagePool().catch((err: unknown) => log.warn({ err }, 'page parser threads failed to start; scans will retry'));
+  reportPagePoolErrors((err) => log.warn({ err }, 'page parser thread failed; reading in the main thread meanwhile'));
+  void warmPagePool();
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
