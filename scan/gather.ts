@@ -153,7 +153,9 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
       budget.release('mcp');
       return null;
     }
-    const probe = await probeMcp({ fetch: (url, o) => get(url, o) }, found.endpoint);
+    // Only to the store's own site (as typed, or where its homepage landed): never a server the store names elsewhere.
+    const storeUrls = homeFinal ? [inputUrl.href, homeFinal.href] : [inputUrl.href];
+    const probe = await probeMcp({ fetch: (url, o) => get(url, o) }, found.endpoint, { storeUrls });
     budget.release('mcp');
     return probe;
   });
