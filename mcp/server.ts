@@ -19,6 +19,7 @@ import { inlineTopLevel, type AnyTool, type ToolContext } from '../tools/tool.js
 import { toolContext } from '../rest/router.js';
 import { SERVICE_VERSION } from '../lib/version.js';
 import { MCP_BODY_LIMIT_BYTES, MCP_PATH } from '../lib/links.js';
+import { carriesStoreText, quotedStoreText, UNTRUSTED_NOTE } from './untrusted-text.js';
 
 /** Deepest JSON nesting accepted; real MCP messages stay under 10. Checked on the raw bytes before JSON.parse. */
 export const MCP_MAX_JSON_DEPTH = 64;
@@ -177,7 +178,8 @@ function renderText(tool: AnyTool, data: unknown): string {
       ? `${stores.length} agent-ready stores: ${stores.map((s) => `#${s.rank} ${s.host} ${s.score}/100 (${s.grade})`).join('; ')}`
       : 'No verified agent-ready store matches.';
   }
-  return `${head}\n\n${JSON.stringify(data)}`;
+  if (!carriesStoreText(data)) return `${head}\n\n${JSON.stringify(data)}`;
+  return `${head}\n\n${UNTRUSTED_NOTE}\n\n${JSON.stringify(quotedStoreText(data))}`;
 }
 
 const errorResult = (err: AppError): CallToolResult => ({
