@@ -30,6 +30,10 @@ type Pdp = Artifacts['pdps'][number];
 /** Requests still to come that matter more than the optional ones (R6b, sitemap fallback, extra PDP attempts). */
 type Reservation = 'sitemap' | 'childSitemap' | 'pdps' | 'markdown' | 'mcp' | 'catalogCard';
 
+/**
+ * Requests issued so far against SCAN_MAX_REQUESTS, and the ones still held for later waves. A reservation is handed
+ * over when its request goes out (not when the answer comes back), so a request in flight is never counted twice.
+ */
 class Budget {
   private issued = 0;
   private readonly reserved = new Map<Reservation, number>([
@@ -157,8 +161,8 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
       budget.release('mcp');
       return null;
     }
+    budget.release('mcp'); // handed over as the probe's requests go out
     const probe = await probeMcp({ fetch: (url, o) => get(url, o) }, found.endpoint);
-    budget.release('mcp');
     return { ...probe, declaredIn: found.declaredIn };
   });
 
@@ -229,6 +233,7 @@ async function discoverCatalogCard(c: DiscoveryContext): Promise<McpDiscovery> {
   if (entry?.data) {
     result.card = { resource: catalog, json: entry.data, catalogUrl, catalogKind: kind, inline: true };
   } else if (entry?.url && !isForbiddenPath(entry.url)) {
+    c.budget.release('catalogCard');
     const resource = entry.url === c.cardUrl ? await c.cardP : await c.get(entry.url, { kind: 'json', accept: SERVER_CARD_ACCEPT });
     result.card = { resource, json: jsonOf(resource), catalogUrl, catalogKind: kind, inline: false };
   }
@@ -258,8 +263,8 @@ async function readSitemaps(robots: RobotsInfo, stores: URL[], get: Get, budget:
   const defaultUrl = new URL('/sitemap.xml', store.origin).href;
   let sitemapUrl = declaredUrl ?? defaultUrl;
   let declared = declaredUrl !== null;
-  let sitemap = await get(sitemapUrl, { kind: 'sitemap' });
   budget.release('sitemap');
+  let sitemap = await get(sitemapUrl, { kind: 'sitemap' });
   let doc = sitemapDoc(sitemap);
 
   // §4 discovery_sitemap: "declared URL broken but a default path works" — look at the default path once.
@@ -282,8 +287,8 @@ async function readSitemaps(robots: RobotsInfo, stores: URL[], get: Get, budget:
     const next = pickChildSitemap(sameHostUrls(pages.locs, ...stores).filter((u) => !isForbiddenPath(u)));
     if (!next) break;
     if (level > 1 && !budget.canSpare()) break; // deeper than R10 is optional
-    child = await get(next, { kind: 'sitemap' });
     if (level === 1) budget.release('childSitemap');
+    child = await get(next, { kind: 'sitemap' });
     pages = sitemapDoc(child);
     pagesUrl = next;
   }
@@ -352,10 +357,9 @@ async function samplePdps(c: PdpContext): Promise<Pdp[]> {
       attempts += batch.length;
       for (const u of batch) tried.add(u);
       const resources = await Promise.all(
-        batch.map(async (url) => {
-          const resource = await c.get(url, { kind: 'html', accept: HTML_ACCEPT });
+        batch.map((url) => {
           c.budget.release('pdps', 1);
-          return resource;
+          return c.get(url, { kind: 'html', accept: HTML_ACCEPT });
         }),
       );
       // Parsed only once the whole batch has arrived: a parse blocks the event loop and would inflate the
