@@ -4,7 +4,8 @@
 // policy goes (allow or refuse training) does not matter here.
 import { defineCheck } from '../../check.js';
 import { AI_TOKENS, normaliseToken, usageHeaders } from '../../robots.js';
-import { describe, responseOf, snippet } from '../shared.js';
+import { describe, snippet } from '../evidence.js';
+import { responseOf } from '../resources.js';
 
 const AI = new Set(AI_TOKENS.map(normaliseToken));
 

@@ -2,7 +2,8 @@
 // endpoint declared in UCP or a server card (found through the AI Catalog or at a well-known path), or Shopify's
 // /api/mcp; never calls a tool. The evidence names the document that declared the endpoint.
 import { defineCheck } from '../../check.js';
-import { COMMERCE_TOOL, describe } from '../shared.js';
+import { describe } from '../evidence.js';
+import { COMMERCE_TOOL } from '../../protocol-documents.js';
 
 export default defineCheck({
   id: 'protocol_mcp_endpoint',

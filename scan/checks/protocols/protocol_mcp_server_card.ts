@@ -5,7 +5,9 @@
 import { defineCheck } from '../../check.js';
 import type { CheckOutcome } from '../../check.js';
 import type { Artifacts, Resource } from '../../artifacts.js';
-import { describe, isJsonType, readServerCard, responseOf } from '../shared.js';
+import { describe } from '../evidence.js';
+import { isJsonType, responseOf } from '../resources.js';
+import { readServerCard } from '../../protocol-documents.js';
 
 const CATALOG_NAME = { 'ai-catalog': 'AI Catalog', 'mcp-catalog': 'MCP catalog' } as const;
 
