@@ -3,8 +3,8 @@
 import type { z } from 'zod';
 import type { Artifacts, Resource } from './artifacts.js';
 import type { CheckDef, CheckOutcome } from './check.js';
-import { resourceUrl } from './checks/resources.js';
-import { readAcp, readServerCard, readUcp } from './protocol-documents.js';
+import { jsonOf, resourceUrl } from './checks/resources.js';
+import { readAcp, readServerCard, readServerCardDoc, readUcp } from './protocol-documents.js';
 import { liveAgentAccess, usageHeaders } from './robots.js';
 import type { Protocols } from '../schemas/scan-result.js';
 
@@ -28,7 +28,7 @@ export function protocolFlags(
   const acp = readAcp(a);
   const card = readServerCard(a);
   const cc = a.catalogCard;
-  const catalogCard = cc ? readServerCard({ ...a, serverCard: cc.resource, serverCardJson: cc.json }) : null;
+  const catalogCard = cc ? readServerCardDoc(jsonOf(cc.resource, cc.json)) : null;
   const mcpAnswered = a.mcp !== null && a.mcp.initializeResult !== null;
 
   const markups = a.pdps.map((p) => p.product?.markup ?? 'none');

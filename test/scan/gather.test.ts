@@ -346,7 +346,7 @@ describe('MCP response parsing', () => {
 describe('MCP endpoint discovery', () => {
   const base = { ucpUrl: 'https://s.test/.well-known/ucp', serverCardUrl: 'https://s.test/.well-known/mcp/server-card.json', platform: 'other', origin: 'https://s.test' };
 
-  test('UCP 2026-01 object shape', () => {
+  test('UCP 2026-01-11 transport-object shape', () => {
     const ucpJson = { ucp: { version: '2026-01-11', services: { 'dev.ucp.shopping': { version: '2026-01-11', mcp: { endpoint: 'https://s.test/ucp/mcp' } } } } };
     assert.deepEqual(findMcpEndpoint({ ...base, ucpJson, serverCardJson: null }), {
       endpoint: 'https://s.test/ucp/mcp',
@@ -355,7 +355,7 @@ describe('MCP endpoint discovery', () => {
     });
   });
 
-  test('UCP 2026-04 array shape wins over the server card', () => {
+  test('UCP bindings-array shape (2026-01-23 on) wins over the server card', () => {
     const ucpJson = { ucp: { services: { 'dev.ucp.shopping': [{ transport: 'rest', endpoint: 'https://s.test/api' }, { transport: 'mcp', endpoint: '/api/mcp' }] } } };
     const serverCardJson = { remotes: [{ type: 'streamable-http', url: 'https://s.test/card-mcp' }] };
     assert.equal(findMcpEndpoint({ ...base, ucpJson, serverCardJson })?.endpoint, 'https://s.test/api/mcp');

@@ -4,17 +4,17 @@
 // (remotes[].url) and the older SEP-1649 shape (transport.endpoint).
 import { defineCheck } from '../../check.js';
 import type { CheckOutcome } from '../../check.js';
-import type { Artifacts, Resource } from '../../artifacts.js';
+import type { Resource } from '../../artifacts.js';
 import { describe } from '../evidence.js';
-import { isJsonType, responseOf } from '../resources.js';
-import { readServerCard } from '../../protocol-documents.js';
+import { isJsonType, jsonOf, responseOf } from '../resources.js';
+import { readServerCardDoc } from '../../protocol-documents.js';
 
 const CATALOG_NAME = { 'ai-catalog': 'AI Catalog', 'mcp-catalog': 'MCP catalog' } as const;
 
 /** One card judged: where it was read, and what the discovery document that pointed to it was. */
-function judgeCard(a: Artifacts, resource: Resource, json: unknown, found: string): CheckOutcome {
+function judgeCard(resource: Resource, json: unknown, found: string): CheckOutcome {
   const res = responseOf(resource);
-  const card = readServerCard({ ...a, serverCard: resource, serverCardJson: json });
+  const card = readServerCardDoc(jsonOf(resource, json));
   if (!res || !card) return { status: 'fail', evidence: `Server card ${describe(resource)}${found}: no JSON server card` };
   const type = isJsonType(res.contentType) ? '' : ` (served as ${res.contentType || 'no content type'})`;
   if (!card.name) return { status: 'fail', evidence: `${res.url}${type}${found}: the card has no name` };
@@ -41,9 +41,9 @@ export default defineCheck({
     if (cc) {
       const name = CATALOG_NAME[cc.catalogKind];
       const found = cc.inline ? ` (carried inline in the ${name} ${cc.catalogUrl})` : ` (found through the ${name} ${cc.catalogUrl})`;
-      outcomes.push(judgeCard(a, cc.resource, cc.json, found));
+      outcomes.push(judgeCard(cc.resource, cc.json, found));
     }
-    outcomes.push(judgeCard(a, a.serverCard, a.serverCardJson, ''));
+    outcomes.push(judgeCard(a.serverCard, a.serverCardJson, ''));
     const pass = outcomes.find((o) => o.status === 'pass');
     if (pass) return { status: 'pass', evidence: `${pass.evidence}.` };
     const catalog = cc || !a.mcpCatalog ? '' : `; catalog ${describe(a.mcpCatalog)}: no MCP server card entry`;
