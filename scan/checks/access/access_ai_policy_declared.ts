@@ -19,7 +19,7 @@ export default defineCheck({
   title: 'The store declares an AI usage policy',
   failureTitle: 'Declare your AI usage policy',
   why: 'A declared policy (Content Signals, Content-Usage or named AI groups) tells agents they may quote and act on your pages, instead of leaving them to guess from the `*` group.',
-  how: 'Add a `Content-Signal:` line to the `User-agent: *` group of robots.txt (and to each named AI group) stating `search=yes, ai-input=yes` and your choice for `ai-train` (or the IETF form `Content-Usage: search=y, train-ai=n`), or send the same as a `Content-Signal` / `Content-Usage` response header, or give the main AI agents explicit groups, so agents know they may quote and act on your pages.',
+  how: 'Add a `Content-Signal:` line to the `User-agent: *` group (and to each named AI group) stating `search=yes, ai-input=yes` and your choice for `ai-train` (or the IETF form `Content-Usage: search=y, train-ai=n`), or send the same as a `Content-Signal` / `Content-Usage` response header, or give the main AI agents explicit groups, so agents know they may quote and act on your pages.',
   run(a) {
     const named = a.robots.present ? a.robots.groups.filter((g) => AI.has(g)) : [];
     const groups = named.length > 0 ? `; AI groups: ${named.join(', ')}` : '';
