@@ -15,7 +15,7 @@ import {
   listFor,
   parseJsonLenient,
   resolveUrl,
-} from './structured-data.js';
+} from './structured-data/index.js';
 
 export const MAX_VISIBLE_TEXT = 200_000;
 const MAX_NOSCRIPT_TEXT = 20_000;

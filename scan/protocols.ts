@@ -3,7 +3,8 @@
 import type { z } from 'zod';
 import type { Artifacts, Resource } from './artifacts.js';
 import type { CheckDef, CheckOutcome } from './check.js';
-import { readAcp, readServerCard, readUcp, resourceUrl } from './checks/shared.js';
+import { resourceUrl } from './checks/resources.js';
+import { readAcp, readServerCard, readUcp } from './protocol-documents.js';
 import { liveAgentAccess } from './robots.js';
 import type { Protocols } from '../schemas/scan-result.js';
 

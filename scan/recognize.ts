@@ -6,7 +6,7 @@ import type { Entity, PageFacts } from './artifacts.js';
 import { stockStatements } from './availability.js';
 import { looksLikeProductUrl } from './discover.js';
 import { findPrices } from './price.js';
-import { hasType } from './structured-data.js';
+import { hasType } from './structured-data/index.js';
 
 export const PRODUCT_TYPES: ReadonlySet<string> = new Set([
   'Product', 'ProductGroup', 'ProductModel', 'IndividualProduct', 'SomeProducts', 'Vehicle', 'Car', 'Motorcycle',

@@ -4,7 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Artifacts } from './artifacts.js';
 import type { CheckDef, CheckOutcome } from './check.js';
-import { INTERNAL_ERROR_EVIDENCE } from './checks/shared.js';
+import { INTERNAL_ERROR_EVIDENCE } from './checks/evidence.js';
 import { PILLARS } from './pillars.js';
 
 export { INTERNAL_ERROR_EVIDENCE };

@@ -2,7 +2,7 @@
 // Integer points live in the check files; this file only adds them up and applies the hard-block cap.
 import type { z } from 'zod';
 import type { CheckDef, CheckOutcome, CheckStatus } from './check.js';
-import { INTERNAL_ERROR_EVIDENCE } from './checks/shared.js';
+import { INTERNAL_ERROR_EVIDENCE } from './checks/evidence.js';
 import { PILLARS } from './pillars.js';
 import type { Check, Fix, Grade, Pillar } from '../schemas/scan-result.js';
 

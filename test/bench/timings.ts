@@ -16,7 +16,7 @@ import { parsePage } from '../../scan/html.js';
 import { extractProduct } from '../../scan/product.js';
 import { findPrices, parsePrice } from '../../scan/price.js';
 import { parseSitemap } from '../../scan/sitemap.js';
-import { flattenEntities, jsonLdEntities, parseJsonLenient } from '../../scan/structured-data.js';
+import { flattenEntities, jsonLdEntities, parseJsonLenient } from '../../scan/structured-data/index.js';
 import { runScan } from '../../scan/index.js';
 import { createApp } from '../../server/app.js';
 import { testConfig } from '../../lib/config.js';

@@ -9,7 +9,7 @@ import type { Entity, EntityValue, FactSource, PageFacts, ProductFacts } from '.
 import { parsePage } from '../../scan/html.js';
 import { extractProduct, isProductPage } from '../../scan/product.js';
 import { parsePrice } from '../../scan/price.js';
-import { normaliseType } from '../../scan/structured-data.js';
+import { normaliseType } from '../../scan/structured-data/index.js';
 import { readRealFixture, requireRealFixtures } from '../helpers/artifacts.js';
 
 // ---------------------------------------------------------------------------------------------------------------

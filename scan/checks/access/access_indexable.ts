@@ -2,7 +2,8 @@
 // page parser collected; AI opt-outs such as noai are a merchant's choice and only cost the partial grade.
 import { defineCheck } from '../../check.js';
 import type { PageFacts } from '../../artifacts.js';
-import { NO_PRODUCT_PAGE, sampledPdps } from '../shared.js';
+import { NO_PRODUCT_PAGE } from '../evidence.js';
+import { sampledPdps } from '../product-pages.js';
 
 const BLOCKING = ['noindex', 'none'];
 const LIMITING = ['noai', 'noimageai', 'noml', 'nosnippet'];

@@ -2,7 +2,9 @@
 // at `/` and on the sampled product paths? Blocking all of them caps the score (H1); training bots never count.
 import { defineCheck } from '../../check.js';
 import { LIVE_AGENT_TOKENS, SEARCH_ENGINE_TOKENS, liveAgentAccess } from '../../robots.js';
-import { describe, pathOf, resourceUrl, statusOf } from '../shared.js';
+import { describe } from '../evidence.js';
+import { resourceUrl, statusOf } from '../resources.js';
+import { pathOf } from '../urls.js';
 
 export default defineCheck({
   id: 'access_live_agents_robots',

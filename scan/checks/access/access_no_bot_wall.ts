@@ -2,7 +2,9 @@
 // for the agent probe only counts when the neutral request got the page, and it is "as seen from our scanner".
 import { defineCheck } from '../../check.js';
 import type { HttpResponse } from '../../artifacts.js';
-import { blockEvidence, challengeMarker, describe, is2xx, quote, responseOf, titleOf } from '../shared.js';
+import { blockEvidence, challengeMarker, titleOf } from '../bot-wall.js';
+import { describe, quote } from '../evidence.js';
+import { is2xx, responseOf } from '../resources.js';
 
 const BLOCK_STATUSES = new Set([401, 403, 503]);
 

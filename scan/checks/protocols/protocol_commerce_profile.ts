@@ -3,7 +3,10 @@
 import { defineCheck } from '../../check.js';
 import type { CheckOutcome } from '../../check.js';
 import type { Artifacts } from '../../artifacts.js';
-import { DATE_VERSION, describe, isAbsoluteHttpUrl, isJsonType, readAcp, readUcp, responseOf } from '../shared.js';
+import { describe } from '../evidence.js';
+import { isJsonType, responseOf } from '../resources.js';
+import { isAbsoluteHttpUrl } from '../urls.js';
+import { DATE_VERSION, readAcp, readUcp } from '../../protocol-documents.js';
 
 const RANK = { pass: 2, partial: 1, fail: 0 } as const;
 

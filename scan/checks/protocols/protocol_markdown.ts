@@ -2,7 +2,9 @@
 // found, R13 asked the homepage instead, and its title or h1 must be in the Markdown. An advertised .md alternate
 // is noted but only real negotiation earns the point.
 import { defineCheck } from '../../check.js';
-import { describe, is2xx, responseOf, sampledPdps } from '../shared.js';
+import { describe } from '../evidence.js';
+import { sampledPdps } from '../product-pages.js';
+import { is2xx, responseOf } from '../resources.js';
 
 function norm(s: string): string {
   return s.toLowerCase().replace(/\s+/g, ' ').trim();
