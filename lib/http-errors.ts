@@ -1,4 +1,4 @@
-// Translates every error into the spec's JSON shape (§2 Error, §7): AppError as is, body-parser failures as
+// Translates every error into the API's JSON error body: AppError as is, body-parser failures as
 // INVALID_BODY / PAYLOAD_TOO_LARGE, anything else as a generic 500 whose stack stays in the log.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from './errors.js';
@@ -41,7 +41,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   sendError(res, new AppError('INTERNAL_ERROR', GENERIC_INTERNAL_MESSAGE));
 };
 
-/** Unknown paths under /api answer JSON 404 (spec §7.1), never an HTML page. */
+/** Unknown paths under /api answer JSON 404, never an HTML page. */
 export const apiNotFound: RequestHandler = (req, _res, next) => {
   next(new AppError('NOT_FOUND', `No endpoint at ${req.method} ${req.originalUrl.split('?')[0].slice(0, 200)}. See GET /api/v1 for the list.`, {
     method: 'GET',

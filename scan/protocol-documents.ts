@@ -1,5 +1,5 @@
 // The protocol documents a store publishes, read tolerantly: /.well-known/ucp (the UCP 2026-01 object shape and the
-// 2026-04 array shape), /.well-known/acp.json and an MCP server card (checks.md §10).
+// 2026-04 array shape), /.well-known/acp.json and an MCP server card (docs/checks.md §10).
 import type { Artifacts } from './artifacts.js';
 import { jsonOf } from './checks/resources.js';
 import { isAbsoluteHttpUrl } from './checks/urls.js';

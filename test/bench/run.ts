@@ -52,7 +52,7 @@ async function main() {
   if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
   if (!wanted('load')) return;
 
-  // security.md P0: the server on core 0, the load generator (this process) on core 1.
+  // docs/security.md P0: the server on core 0, the load generator (this process) on core 1.
   if (spawnSync('taskset', ['-p', '-c', '1', String(process.pid)]).status !== 0) process.stderr.write('taskset unavailable: cores not pinned\n');
   const scanStats = await scanTiming();
   const template = scanStats.result;

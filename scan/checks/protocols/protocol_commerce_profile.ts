@@ -1,5 +1,5 @@
 // Does the store publish an agentic-commerce profile: UCP at /.well-known/ucp or ACP discovery at
-// /.well-known/acp.json? They are alternatives (checks.md §1.3): the better of the two counts, never both.
+// /.well-known/acp.json? They are alternatives (docs/checks.md §1 rule 3): the better one counts, never both.
 import { defineCheck } from '../../check.js';
 import type { CheckOutcome } from '../../check.js';
 import type { Artifacts } from '../../artifacts.js';
