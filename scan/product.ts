@@ -18,7 +18,7 @@ const SOURCE_ORDER: readonly Entity['source'][] = ['json-ld', 'microdata', 'rdfa
 // ---------------------------------------------------------------------------------------------------------------
 // Entry points
 
-/** design/checks.md §2, widened: markup, OpenGraph product tags, or what the page shows (scan/recognize.ts). */
+/** docs/checks.md §2, widened: markup, OpenGraph product tags, or what the page shows (scan/recognize.ts). */
 export function isProductPage(page: PageFacts): boolean {
   return recognizeProductPage(page).isProduct;
 }

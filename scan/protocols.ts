@@ -1,4 +1,4 @@
-// Protocol adoption flags for the quick check tool (design/checks.md §8): true / false, or null when this scan did
+// Protocol adoption flags for the quick check tool (docs/checks.md §8): true / false, or null when this scan did
 // not look. Read from the artifacts and the check results; adds no points of its own.
 import type { z } from 'zod';
 import type { Artifacts, Resource } from './artifacts.js';

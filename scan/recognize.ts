@@ -39,7 +39,7 @@ export interface Recognition {
   titleAt: number; // where the product title starts in the visible text, or -1
 }
 
-/** design/checks.md §2, widened to pages without markup: see the file header. */
+/** docs/checks.md §2, widened to pages without markup: see the file header. */
 export function recognizeProductPage(page: PageFacts): Recognition {
   const signals: RecognitionSignal[] = [];
   const markup = page.entities.some(isProductEntity);

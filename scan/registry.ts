@@ -91,7 +91,7 @@ export function runChecks(
       if (!outcome || !['pass', 'partial', 'fail'].includes(outcome.status) || typeof outcome.evidence !== 'string') {
         throw new Error(`check ${def.id} returned an invalid outcome`);
       }
-      // A partial is impossible when the check has no partial grade (checks.md "—"): it earns 0, so report a fail.
+      // No partial grade (a "—" in docs/checks.md §4) makes a partial impossible: it earns 0, so report a fail.
       if (outcome.status === 'partial' && def.partialPoints === 0) return { def, outcome: { ...outcome, status: 'fail' } };
       return { def, outcome };
     } catch (err) {

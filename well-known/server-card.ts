@@ -1,13 +1,13 @@
-// The MCP server card (spec §4: /.well-known/mcp/server-card.json) and the catalogs that point at it, generated from
-// the tool declarations and BASE_URL.
+// The MCP server card (/.well-known/mcp/server-card.json, the path the service promises) and the catalogs that point
+// at it, generated from the tool declarations and BASE_URL.
 //
-// Discovery moved upstream (docs/checks.md §11): current clients start from the AI Catalog at
-// `/.well-known/ai-catalog.json`, earlier drafts from the MCP catalog at `/.well-known/mcp/catalog.json`, and both
-// follow the entry's `url` to the card. We serve both catalogs, each with one entry pointing at the spec's
-// `/.well-known/mcp/server-card.json`, which stays the one card location, in SEP-2127's shape (reverse-DNS name,
-// remotes[], capabilities) and still listing the MCP tools — harmless for readers that ignore them, useful for those
-// that want them before connecting. No `$schema` is claimed, since the card schema is versioned in place upstream
-// and ours lists tools. No card at `/mcp/server-card`: one card, one URL, less drift.
+// Discovery moved upstream (docs/checks.md §11; docs/decisions.md "Documents and discovery for agents"): current
+// clients start from the AI Catalog at `/.well-known/ai-catalog.json`, earlier drafts from the MCP catalog at
+// `/.well-known/mcp/catalog.json`, and both follow the entry's `url` to the card. We serve both catalogs, each with
+// one entry pointing at `/.well-known/mcp/server-card.json`, which stays the one card location, in SEP-2127's shape
+// (reverse-DNS name, remotes[], capabilities) and still listing the MCP tools — harmless for readers that ignore
+// them, useful for those that want them before connecting. No `$schema` is claimed, since the card schema is
+// versioned in place upstream and ours lists tools. No card at `/mcp/server-card`: one card, one URL, less drift.
 import { MCP_INSTRUCTIONS, MCP_SERVER_INFO, mcpTools } from '../mcp/server.js';
 import { MCP_PATH } from '../lib/links.js';
 import { inputJsonSchema } from './function-defs.js';

@@ -1,4 +1,4 @@
-// Bot walls (checks.md §5: challenge markers, differential evidence).
+// Bot walls (docs/checks.md §5: challenge markers, differential evidence).
 import type { HttpResponse } from '../artifacts.js';
 import { quote, snippet } from './evidence.js';
 import { header, is2xx } from './resources.js';
@@ -52,7 +52,7 @@ export function titleOf(res: HttpResponse | null): string | null {
   return t === '' ? null : t;
 }
 
-/** Status, server, cf-mitigated and title: what checks.md §5 asks the bot-wall evidence to show. */
+/** Status, server, cf-mitigated and title: what docs/checks.md §5 asks the bot-wall evidence to show. */
 export function blockEvidence(res: HttpResponse | null): string {
   if (!res) return '';
   const parts = [`${res.status}`];

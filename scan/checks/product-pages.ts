@@ -1,4 +1,4 @@
-// The sampled product pages and how product checks aggregate over them (checks.md §2 "Product checks aggregate
+// The sampled product pages and how product checks aggregate over them (docs/checks.md §2 "Product checks aggregate
 // over the sampled PDPs").
 import type { Artifacts, PageFacts, ProductFacts, Resource } from '../artifacts.js';
 import type { CheckOutcome, CheckStatus } from '../check.js';

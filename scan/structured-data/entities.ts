@@ -38,7 +38,7 @@ export function normaliseProp(raw: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Accessors
+// Accessors (property names compared without case when the exact name is absent)
 
 /**
  * Appends a value under a property name. Names come from the page, so "__proto__", "constructor" and friends must
@@ -78,6 +78,7 @@ export function firstString(e: Entity, name: string): string | null {
   return null;
 }
 
+/** Exact and cheap: the readers store types as normaliseType spells them, and callers name them the same way. */
 export function hasType(e: Entity, types: ReadonlySet<string>): boolean {
   return e.types.some((t) => types.has(t));
 }

@@ -21,7 +21,7 @@ export default defineCheck({
   run(a) {
     const status = statusOf(a.robotsTxt);
     const where = describe(a.robotsTxt);
-    // checks.md §5: a 5xx (or unreachable) robots.txt stops compliant crawlers, but it is transient: partial, no cap.
+    // docs/checks.md §5: a 5xx (or unreachable) robots.txt stops compliant crawlers, but is transient: partial, no cap.
     if ((status !== null && status >= 500) || (!a.robotsTxt.ok && status === null && (a.robotsTxt.reason === 'timeout' || a.robotsTxt.reason === 'error'))) {
       return { status: 'partial', evidence: `robots.txt ${where}: compliant agents treat the whole store as disallowed until it answers.` };
     }

@@ -1,5 +1,5 @@
 // Does the store publish an agentic-commerce profile: UCP at /.well-known/ucp or ACP discovery at
-// /.well-known/acp.json? They are alternatives (checks.md §1.3): the better of the two counts, never both. Every
+// /.well-known/acp.json? They are alternatives (docs/checks.md §1 rule 3): the better one counts, never both. Every
 // released version is accepted and judged by its own rules (docs/checks.md §11): an older profile is not missing,
 // the evidence names its version and the newest known, and the fix asks only for fields of the store's version.
 import { defineCheck } from '../../check.js';
