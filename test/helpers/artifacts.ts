@@ -204,7 +204,7 @@ export function readRealFixture(dir: string, path: string): string {
   return readFileSync(join(dir, path), 'utf8');
 }
 
-/** A published protocol example kept in the repository (test/fixtures/protocols, sources in its MANIFEST.md). */
+/** A published protocol example kept in the repository (sources in test/fixtures/protocols/MANIFEST.md). */
 export function readProtocolFixture(name: string): string {
   return readFileSync(join(REPO_ROOT, 'test/fixtures/protocols', name), 'utf8');
 }
