@@ -6,14 +6,24 @@ import { AppError } from './errors.js';
 
 /** The refusal for a cross-site browser request, or null. `baseUrl` is BASE_URL; the request's own origin counts too. */
 export function crossSiteRefusal(req: Request, baseUrl: string): AppError | null {
+  if (isCrossSite(req, baseUrl)) {
+    return new AppError(
+      'CROSS_SITE_REFUSED',
+      'Scans cannot be started by another site’s page. Use the form on this site, or call the API directly (no browser).',
+    );
+  }
+  return null;
+}
+
+// Sec-Fetch-Site, when a browser sends it, is its own verdict. `Origin: null` is what a same-origin form sends from
+// a page with Referrer-Policy: no-referrer (ours), so only without that verdict does it count as foreign.
+function isCrossSite(req: Request, baseUrl: string): boolean {
   const site = req.get('sec-fetch-site');
-  const origin = req.get('origin');
-  const foreignOrigin = origin !== undefined && !ownOrigins(req, baseUrl).has(origin.toLowerCase());
-  if (site !== 'cross-site' && !foreignOrigin) return null;
-  return new AppError(
-    'CROSS_SITE_REFUSED',
-    'Scans cannot be started by another site’s page. Use the form on this site, or call the API directly (no browser).',
-  );
+  if (site === 'cross-site') return true;
+  const origin = req.get('origin')?.toLowerCase();
+  if (origin === undefined) return false;
+  if (origin === 'null') return site === undefined;
+  return !ownOrigins(req, baseUrl).has(origin);
 }
 
 function ownOrigins(req: Request, baseUrl: string): Set<string> {

@@ -1,6 +1,6 @@
 // Which scan of a store is its public score (index row, rank, badge, verify, MCP reads): only a scan of the
 // store's entry point. Anyone may scan any page of any store, so a scan of a contact page, a login wall or a
-// query-string variant must not replace the store's listing (docs/decisions.md "Index integrity").
+// query-string variant must not replace the store's listing (docs/decisions.md, "API").
 
 /**
  * True when `scanned` (the normalised URL the caller asked for) is the store's entry point: the site root with no

@@ -237,6 +237,9 @@ export function renderReportMarkdown(report: Report, baseUrl: string): string {
       ? `- Capped at 35: ${capInfo?.title ?? 'AI agents are blocked outright'}. Fix \`${capInfo?.check ?? 'the blocking check'}\` first; the other fixes only count once agents can reach the store.`
       : '- Capped: no',
     `- Checks: ${count('pass')} passed, ${count('partial')} partial, ${count('fail')} failed`,
+    ...(report.public_entry === false
+      ? ["- Not the store's public score: this scan looked at a page other than the store's entry point; the index, badge and verification follow scans of the site root only."]
+      : []),
     `- JSON: ${baseUrl}/api/v1/scan/${id}.json · agent brief (Pro key): ${baseUrl}/api/v1/scan/${id}/brief.md`,
     '',
     '## Pillars',

@@ -19,7 +19,7 @@ test('GET /api/v1/scan and /api/scan refuse cross-site browsers with 403 before 
     // What an <img src="…/api/v1/scan?url=…"> on another site sends.
     { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
     { origin: 'https://attacker.example' },
-    { origin: 'null' }, // a sandboxed frame or a file: page
+    { origin: 'null' }, // a sandboxed frame or a file: page, from a browser that does not say where it is
     { origin: `${app.url}.attacker.example` },
     { 'sec-fetch-site': 'cross-site', origin: app.url },
   ];
@@ -54,7 +54,13 @@ test('clients without browser headers scan as before; same-site and BASE_URL ori
   t.after(() => shop.close());
   const app = await startApp(t, { BASE_URL: 'https://readiness.example' });
   const q = `url=${encodeURIComponent(shop.url)}`;
-  const accepted: Record<string, string>[] = [{}, { origin: 'https://readiness.example' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'none' }];
+  const accepted: Record<string, string>[] = [
+    {},
+    { origin: 'https://readiness.example' },
+    { 'sec-fetch-site': 'same-site' },
+    { 'sec-fetch-site': 'none' },
+    { 'sec-fetch-site': 'same-origin', origin: 'null' }, // our own form: the home page's Referrer-Policy is no-referrer
+  ];
   for (const headers of accepted) {
     const res = await get(`${app.url}/api/v1/scan?${q}`, { headers });
     assert.equal(res.status, 200, `${JSON.stringify(headers)}: ${res.text.slice(0, 200)}`);

@@ -81,6 +81,8 @@ test('a non-root scan leaves the public entry as it was; a root scan moves it; a
     assert.deepEqual(stored.body, page, 'stored and served by id');
     const html = await get(`${app.url}/r/${page.scan_id}`, { headers: { accept: 'text/html' } });
     assert.match(html.text, /Not the store&#39;s public score|Not the store's public score/);
+    const md = await get(`${app.url}/r/${page.scan_id}`, { headers: { accept: 'text/markdown' } });
+    assert.match(md.text, /Not the store's public score/);
     assert.deepEqual(await publicView(app, host, mcp), before, `${path}: the public entry moved`);
   }
   assert.ok(scores['/account'] < root.score, `the login wall did score lower (${scores['/account']} < ${root.score})`);
