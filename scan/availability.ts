@@ -132,7 +132,7 @@ const PHRASES: Record<string, string[]> = {
     'sem estoque', 'sem stock', 'fora de estoque', 'não disponível', 'brak w magazynie', 'brak towaru', 'brak na stanie',
     'niedostępn[yae]', 'chwilowo niedostępny', 'wyprzedan[yae]', 'slut i lager', 'slutsåld', 'tillfälligt slut', 'ej i lager',
     'inte i lager', 'ej tillgänglig', 'udsolgt', 'ikke på lager', 'midlertidigt udsolgt', 'ikke tilgængelig', 'utsolgt',
-    'ikke tilgjengelig', 'vyprodáno', 'není skladem', 'vypredané', 'nedostupné', 'ni na zalogi', 'ni dobavljivo', 'pole laos',
+    'ikke tilgjengelig', '(?:pole|ei ole) (?:hetkel |praegu )?saadaval', 'vyprodáno', 'není skladem', 'vypredané', 'nedostupné', 'ni na zalogi', 'ni dobavljivo', 'pole laos',
     '在庫なし', '在庫切れ', '在庫がありません', '売り切れ', '品切れ', '完売', '缺貨', '缺货', '售完', '已售完', '售罄', '已售罄',
     '無庫存', '无库存', '暫時缺貨', '暂时缺货', '沒有庫存', '没有库存',
   ],
@@ -217,7 +217,11 @@ function deliveryStatus(statement: string): string {
  * "only 2 left" with "in stock" is LimitedAvailability.
  */
 export function textAvailability(window: string): string | null {
-  const found = new Set(stockStatements(window).map((s) => s.status));
+  return agreeingStatus(new Set(stockStatements(window).map((s) => s.status)));
+}
+
+/** The one status a set of stated statuses comes to (see textAvailability), or null when they disagree or are none. */
+export function agreeingStatus(found: ReadonlySet<string>): string | null {
   if (found.size === 0) return null;
   if (found.size === 1) return [...found][0];
   if (found.size === 2 && found.has('InStock') && found.has('LimitedAvailability')) return 'LimitedAvailability';

@@ -100,6 +100,7 @@ export function makeProduct(partial: Partial<ProductFacts> = {}): ProductFacts {
     gtinValid: false,
     mpn: null,
     sku: null,
+    identifiers: [],
     attributes: [],
     hasReviews: false,
     offerEntities: [],
