@@ -71,6 +71,25 @@ export function brandNextToTitle(text: string, anchor: number, title: string | n
     if (name.startsWith(`${norm(c)} `) && (counts.get(norm(c)) ?? 0) >= 2) return c;
     if ((counts.get(norm(c)) ?? 0) >= 3) return c;
   }
+  return brandPrefix(capped, lines[row], anchor);
+}
+
+/**
+ * The title's opening words when the page prints the rest of the title without them elsewhere: a heading "RETRAK
+ * EUSELFIEW Selfie Stick" over a breadcrumb "› EUSELFIEW Selfie Stick" names the brand RETRAK. Only words written as
+ * brands are (capitals after the first letter: "RETRAK", "TP-Link", "KitchenAid"), not a category word ("Microondas").
+ */
+function brandPrefix(text: string, titleLine: string, anchor: number): string | undefined {
+  const words = titleLine.trim().split(/\s+/);
+  for (let n = 1; n <= 3 && n < words.length; n++) {
+    const prefix = words.slice(0, n).join(' ');
+    const rest = words.slice(n).join(' ');
+    if (rest.length < 12 || !brandShaped(prefix) || !words.slice(0, n).every((w) => /^\p{L}.*\p{Lu}/u.test(w))) continue;
+    for (let i = text.indexOf(rest); i >= 0 && i < TEXT_CAP; i = text.indexOf(rest, i + 1)) {
+      if (Math.abs(i - anchor) <= prefix.length + 1) continue; // the title itself
+      if (!text.slice(Math.max(0, i - prefix.length - 1), i).trim().toLowerCase().endsWith(prefix.toLowerCase())) return prefix;
+    }
+  }
   return undefined;
 }
 

@@ -190,9 +190,9 @@ export function metaIdentifiers(meta: Record<string, string[]>): ProductIdentifi
 // ---------------------------------------------------------------------------------------------------------------
 // The URL
 
-// Path segments and query values that can be a product id: a code with a digit, 4–40 characters, alone or ending a
-// slug ("/dp/B07C8KMQQ6", "/p4781720", "-1605177813.html", "?item=123456").
-const URL_TOKEN = /[A-Za-z0-9][A-Za-z0-9_.-]{2,38}[A-Za-z0-9]/g;
+// Path segments and query values that can be a product id: a whole segment, or the number ending a slug, 4–40
+// characters with at least four digits ("/dp/B07C8KMQQ6", "/p4781720", "-1605177813.html", "?item=123456").
+const URL_PIECE = /^[A-Za-z0-9][A-Za-z0-9_./-]{2,38}[A-Za-z0-9]$/;
 
 /**
  * Product ids in the page URL that the page itself shows: a URL token equal to a code the page prints in its
@@ -208,9 +208,13 @@ export function urlIdentifiers(pageUrl: string, visibleText: string, known: read
   const tokens = new Set<string>();
   const parts = [...url.pathname.split('/'), ...[...url.searchParams.values()]].map((p) => safeDecode(p).replace(/\.(?:html?|php|aspx?)$/i, ''));
   for (const part of parts.slice(0, 40)) {
-    for (const m of part.slice(0, 200).matchAll(URL_TOKEN)) {
+    // A slug ends in its id ("…-iphone-1605177813"): the last piece counts when it is a number.
+    const last = /-(\d{4,20})$/.exec(part.slice(-30))?.[1];
+    const pieces = last ? [part, last] : [part];
+    for (const piece of pieces) {
+      if (!URL_PIECE.test(piece)) continue;
       // At least four digits: "800w" or "23l" in a slug are specs, not ids.
-      for (const t of tokenReadings(m[0])) if ((t.match(/\d/g)?.length ?? 0) >= 4) tokens.add(t);
+      for (const t of tokenReadings(piece)) if ((t.match(/\d/g)?.length ?? 0) >= 4) tokens.add(t);
     }
   }
   const knownValues = new Set(known.map((k) => k.value.toLowerCase()));
@@ -223,14 +227,10 @@ export function urlIdentifiers(pageUrl: string, visibleText: string, known: read
   return out;
 }
 
-/** The token, and its code part when a slug or a one-letter prefix is glued on ("p4781720", "slug-1605177813"). */
-function tokenReadings(token: string): string[] {
-  const out = [token];
-  const tail = /[-_]([A-Za-z0-9]*\d[A-Za-z0-9]*)$/.exec(token);
-  if (tail) out.push(tail[1]);
-  const prefixed = /^[a-zA-Z](\d{4,})$/.exec(token);
-  if (prefixed) out.push(prefixed[1]);
-  return out;
+/** The piece, and its number when one letter is glued on ("p4781720"). */
+function tokenReadings(piece: string): string[] {
+  const prefixed = /^[a-zA-Z](\d{4,})$/.exec(piece);
+  return prefixed ? [piece, prefixed[1]] : [piece];
 }
 
 function shownAsWord(text: string, token: string): boolean {
