@@ -11,8 +11,7 @@ const LABEL_SENTENCE = /(?:^|\s)(?:brand|marca|marque|marke|merk|marchio|бре�
 
 /** X of a short line ending in "Brand: X" (other words before the label), when the product title names X. */
 export function brandInLabelSentence(text: string, title: string | null): string | undefined {
-  const name = (title ?? '').toLowerCase();
-  if (name === '') return undefined;
+  if (!title) return undefined;
   const capped = text.slice(0, TEXT_CAP);
   LABEL_SENTENCE.lastIndex = 0;
   let count = 0;
@@ -20,14 +19,17 @@ export function brandInLabelSentence(text: string, title: string | null): string
     const lineStart = capped.lastIndexOf('\n', m.index) + 1;
     if (m.index + m[0].length - lineStart > 100) continue; // a sentence, not a paragraph
     const value = m[1].trim();
-    if (includesWord(name, value.toLowerCase())) return value;
+    if (titleNamesBrand(title, value)) return value;
   }
   return undefined;
 }
 
-// Seller and shop lines of marketplaces and classifieds: "Seller: x", "Sold by x", "Verkäufer: x", "Продавец: x".
-const SELLER_LINE =
-  /^(?:(?:seller|shop|store|verkäufer|vendeur|vendedor|venditore|verkoper|sprzedawca|продавец|магазин)\s?[:：]|(?:sold by|sold and shipped by|ships from and sold by|verkauft von|vendu par|vendido por|venduto da|verkocht door)[:：]?)\s*([^\n]{2,60})$/gimu;
+// Seller and shop lines of marketplaces and classifieds: "Seller: x", "Sold by x", "Este produto é vendido e
+// entregue por x", and a "Seller information" heading with the name on the next line ("phoenixemporium (8116 )").
+const SELLER_LINE = new RegExp(
+  String.raw`^(?:(?:seller|shop|store|verkäufer|vendeur|vendedor|venditore|verkoper|sprzedawca|продавец|магазин)\s?[:：]|(?:[\p{L}]+ ){0,5}?(?:sold by|sold and shipped by|ships from and sold by|verkauft von|verkauf und versand durch|vendu par|vendu et expédié par|vendido por|vendido e entregue por|venduto da|verkocht door)[:：]?|(?:seller information|informazioni sul venditore|informations sur le vendeur|informationen zum verkäufer|información del vendedor)\s*\n)\s*([^\n]{2,60})$`,
+  'gimu',
+);
 
 /** Seller and shop names the page states, lower case: none of them is the product's brand. */
 export function sellerNames(text: string): Set<string> {
@@ -35,13 +37,16 @@ export function sellerNames(text: string): Set<string> {
   SELLER_LINE.lastIndex = 0;
   const capped = text.slice(0, TEXT_CAP);
   let count = 0;
-  for (let m = SELLER_LINE.exec(capped); m !== null && count++ < 50; m = SELLER_LINE.exec(capped)) out.add(m[1].trim().toLowerCase());
+  for (let m = SELLER_LINE.exec(capped); m !== null && count++ < 50; m = SELLER_LINE.exec(capped)) {
+    const name = brandKey(m[1].replace(/\s*\(\s*[\d.,]+\s*\)\s*$/, '')); // a feedback count after the name
+    if (name !== '') out.add(name);
+  }
   return out;
 }
 
 /** Is this brand candidate a seller or shop the page names ("Sold by Acme Outlet")? */
 export function isSellerName(brand: string, sellers: ReadonlySet<string>): boolean {
-  const b = brand.trim().toLowerCase();
+  const b = brandKey(brand);
   for (const s of sellers) if (s === b || s.startsWith(`${b} `)) return true;
   return false;
 }
@@ -87,7 +92,7 @@ function brandPrefix(text: string, titleLine: string, anchor: number): string | 
     if (rest.length < 12 || !brandShaped(prefix) || !words.slice(0, n).every((w) => /^\p{L}.*\p{Lu}/u.test(w))) continue;
     for (let i = text.indexOf(rest); i >= 0 && i < TEXT_CAP; i = text.indexOf(rest, i + 1)) {
       if (Math.abs(i - anchor) <= prefix.length + 1) continue; // the title itself
-      if (!text.slice(Math.max(0, i - prefix.length - 1), i).trim().toLowerCase().endsWith(prefix.toLowerCase())) return prefix;
+      if (!brandKey(text.slice(Math.max(0, i - prefix.length - 1), i)).endsWith(brandKey(prefix))) return prefix;
     }
   }
   return undefined;
@@ -116,7 +121,21 @@ function lineCounts(lines: readonly string[]): Map<string, number> {
 }
 
 function norm(s: string): string {
-  return s.trim().replace(/\s+/g, ' ').toLowerCase();
+  return brandKey(s);
+}
+
+/**
+ * How brands are compared: the page's form is kept for display, but "Levi’s" and "LEVI'S", "Acme Inc." and "Acme
+ * Inc" are one brand. Case, typographic apostrophes, runs of spaces and trailing dots do not count.
+ */
+export function brandKey(s: string): string {
+  return s.normalize('NFKC').replace(/[’‘`´]/g, "'").replace(/\s+/g, ' ').trim().replace(/\.+$/, '').trim().toLowerCase();
+}
+
+/** Is this brand (in any of its written forms) a whole word of the product title? */
+export function titleNamesBrand(title: string, brand: string): boolean {
+  const key = brandKey(brand);
+  return key.length >= 2 && includesWord(brandKey(title), key);
 }
 
 function includesWord(haystack: string, needle: string): boolean {

@@ -39,14 +39,15 @@ export const ID_LABELS: Record<IdentifierKind, readonly string[]> = {
 
 /**
  * A label at the start of a line, optional "(MPN)", optional ":" / "#" / ".", then the value on the same line or the
- * next one; or a label glued to its value (groups 4 and 5), as spec lists built of adjacent spans read: "BRANDJohn Boos".
+ * next one (groups 1–4: label, separator, line break, value); or a label glued to its value (groups 5 and 6), as spec
+ * lists built of adjacent spans read: "BRANDJohn Boos".
  * With `leadingWord`, one short word may come first ("Amazon ASIN", "eBay item number").
  */
 export function labelRegex(labels: readonly string[], leadingWord: boolean): RegExp {
   const alt = [...labels].sort((a, b) => b.length - a.length).map(escapeRe).join('|');
   const lead = leadingWord ? String.raw`(?:[\p{L}\d-]{1,12} )?` : '';
   return new RegExp(
-    String.raw`^[ \t〈(\[【]*${lead}(?:(?:${alt})(?=[\s:：#.(]|$)[ \t]*(?:\([^)\n]{0,30}\))?[ \t]*([:：#.]?)[ \t]*(\n?)[ \t]*([^\n]{1,80})|(${alt})([^\s:：#.(][^\n]{1,79}))`,
+    String.raw`^[ \t〈(\[【]*${lead}(?:(${alt})(?=[\s:：#.(]|$)[ \t]*(?:\([^)\n]{0,30}\))?[ \t]*([:：#.]?)[ \t]*(\n?)[ \t]*([^\n]{1,80})|(${alt})([^\s:：#.(][^\n]{1,79}))`,
     'gimu',
   );
 }
@@ -81,7 +82,7 @@ const LABEL_RE: Record<IdentifierKind, RegExp> = {
   retailer_code: labelRegex(ID_LABELS.retailer_code, true),
   asin: labelRegex(ID_LABELS.asin, true),
   mpn: labelRegex(ID_LABELS.mpn, true),
-  model: labelRegex(ID_LABELS.model, true),
+  model: labelRegex(ID_LABELS.model, false), // "Tesla Model S" in a title is a name, not a row
   gtin: labelRegex(ID_LABELS.gtin, false),
 };
 const KINDS: readonly IdentifierKind[] = ['gtin', 'asin', 'mpn', 'model', 'sku', 'retailer_code'];
@@ -95,6 +96,10 @@ export interface LabelledValue {
   separated: boolean;
 }
 
+// English verbs among the labels ("Make Money with Us" in a footer): they announce a value only with a colon or with
+// the value on the next line. "Modelo PA-849-2020-KIT" in a spec table needs neither.
+const WORD_LABELS: ReadonlySet<string> = new Set(['make']);
+
 /** Every labelled value of one kind that passes the kind's shape check, in document order. */
 export function labelledValues(text: string, kind: IdentifierKind): LabelledValue[] {
   return labelledBy(text, LABEL_RE[kind], SHAPE[kind]);
@@ -105,22 +110,24 @@ export function labelledBy(text: string, re: RegExp, shape: ValueShape | ((raw: 
   re.lastIndex = 0;
   let count = 0;
   for (let m = re.exec(text); m !== null && count++ < MAX_MATCHES; m = re.exec(text)) {
-    const glued = m[4] !== undefined;
-    if (glued && !gluedValue(m[4], m[5])) continue;
-    const separator = glued ? '' : m[1];
-    const sameLine = glued || m[2] === '';
+    const glued = m[5] !== undefined;
+    if (glued && !gluedValue(m[5], m[6])) continue;
+    const separator = glued ? '' : m[2];
+    const sameLine = glued || m[3] === '';
+    const raw = m[4] ?? m[6];
+    const separated = separator !== '' || !sameLine;
+    if (!separated && WORD_LABELS.has((m[1] ?? m[5]).toLowerCase())) continue;
     // Without a colon, a same-line value must look like a name or code, not prose ("Brand new for 2020").
-    if (separator === '' && sameLine && !/^[\p{Lu}\d]/u.test(m[3] ?? m[5])) continue;
-    const raw = m[3] ?? m[5];
+    if (!separated && !/^[\p{Lu}\d]/u.test(raw)) continue;
     const value = typeof shape === 'function' ? shape(raw) : shapeValue(shape, raw);
-    if (value !== undefined) out.push({ value, index: m.index, separated: separator !== '' || !sameLine });
+    if (value !== undefined) out.push({ value, index: m.index, separated });
   }
   return out;
 }
 
 /**
  * Labelled values after the product title, and "Label: value" rows before it (a bare "Model S" up in the menu is a
- * link, not a spec row). Order: the kinds in KINDS order, each in document order.
+ * link, not a spec row). Order: the kinds in KINDS order, each in document order; each value once.
  */
 export function labelledIdentifiers(text: string, anchor: number): ProductIdentifier[] {
   const out: ProductIdentifier[] = [];
@@ -133,7 +140,7 @@ export function labelledIdentifiers(text: string, anchor: number): ProductIdenti
       out.push({ value: v.value, kind, source: 'labelled_text' });
     }
   }
-  return out;
+  return mergeIdentifiers(out);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

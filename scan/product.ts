@@ -7,7 +7,7 @@ import { currencySignals, findPrices, normaliseCurrency, parseStructuredPrice, s
 import { agreeingStatus, bestAvailability, normaliseAvailability } from './availability.js';
 import { buyBoxAvailability, buyBoxWindow } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
-import { brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames } from './brand-text.js';
+import { brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand } from './brand-text.js';
 import { ID_LABELS, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, type ProductIdentifier } from './identifier-labels.js';
 import { TITLE_WINDOW, hasPurchaseControl, isProductEntity, metaPrice, ogProduct, recognizeProductPage, titleIndex, type Recognition } from './recognize.js';
 
@@ -411,11 +411,10 @@ const LABEL_RE = {
 type LabelKind = keyof typeof LABEL_RE;
 
 /** The first labelled value that passes the field's shape check, preferring those after the product title. */
-function labelled(text: string, kind: LabelKind, anchor: number, sellers: ReadonlySet<string> = new Set()): string | undefined {
+function labelled(text: string, kind: LabelKind, anchor: number): string | undefined {
   const shape = kind === 'gtin' ? 'gtin' : kind === 'sku' ? 'code' : kind === 'mpn' ? 'model' : (raw: string) => nameValue(raw);
   let first: string | undefined;
   for (const v of labelledBy(text, LABEL_RE[kind], shape)) {
-    if (isSellerName(v.value, sellers)) continue;
     if (v.index >= anchor) return v.value;
     // Before the title only "Label: value" counts; "Brand Outlet" up there is a menu, not a spec row.
     if (v.separated) first ??= v.value;
@@ -427,9 +426,9 @@ function notSeller(brand: string | undefined, sellers: ReadonlySet<string>): str
   return brand !== undefined && !isSellerName(brand, sellers) ? brand : undefined;
 }
 
-/** A brand or maker value: a short name, not a sentence. */
+/** A brand or maker value: a short name as written ("Acme Inc."), not a sentence. */
 function nameValue(raw: string): string | undefined {
-  const v = raw.trim().replace(/[.;,]+$/, '').trim();
+  const v = raw.trim().replace(/[;,]+$/, '').trim();
   return v === '' || v.length > 60 ? undefined : v;
 }
 
@@ -451,13 +450,13 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
   const from = Math.max(anchor, 0);
   const title = name ?? page.h1;
   const sellers = sellerNames(text);
-  const brand = [
-    () => labelled(text, 'brand', from, sellers),
-    () => labelled(text, 'maker', from, sellers),
-    () => brandInLabelSentence(text, title),
-    () => brandFromLinks(page, title),
-    () => brandNextToTitle(text, anchor, title),
-  ].reduce<string | undefined>((found, next) => found ?? notSeller(next(), sellers), undefined);
+  // A brand row says so itself (a brand may sell its own goods); the weaker readings never take a seller's name.
+  const brand =
+    labelled(text, 'brand', from) ??
+    labelled(text, 'maker', from) ??
+    [() => brandInLabelSentence(text, title), () => brandFromLinks(page, title), () => brandNextToTitle(text, anchor, title)].reduce<
+      string | undefined
+    >((found, next) => found ?? notSeller(next(), sellers), undefined);
   if (brand) r.brand = { value: brand, isEntity: false };
   r.gtin = labelled(text, 'gtin', from);
   r.mpn = labelled(text, 'mpn', from);
@@ -483,8 +482,7 @@ function brandFromLinks(page: PageFacts, productName: string | null): string | u
     if (named) return named;
     if (link.url && BRAND_PATH.test(link.url) && !GENERIC_BRAND_TEXT.test(text) && text.length <= 40) byBrandPage.add(text);
   }
-  const name = (productName ?? '').toLowerCase();
-  const inName = [...byBrandPage].find((b) => b.length >= 2 && name.includes(b.toLowerCase()));
+  const inName = [...byBrandPage].find((b) => titleNamesBrand(productName ?? '', b));
   if (inName) return inName;
   return byBrandPage.size === 1 ? [...byBrandPage][0] : undefined;
 }
