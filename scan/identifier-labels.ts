@@ -6,7 +6,7 @@
 import type { Entity, ProductIdentifier, IdentifierKind } from './artifacts.js';
 import { escapeRe } from './price.js';
 import { classifyGtin, gtinValid } from './identifiers.js';
-import { firstString, propEntities, propValues } from './structured-data.js';
+import { firstString, propEntities, propValues } from './structured-data/index.js';
 
 export type { ProductIdentifier, IdentifierKind };
 
