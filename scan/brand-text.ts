@@ -27,7 +27,7 @@ export function brandInLabelSentence(text: string, title: string | null): string
 // Seller and shop lines of marketplaces and classifieds: "Seller: x", "Sold by x", "Este produto é vendido e
 // entregue por x", and a "Seller information" heading with the name on the next line ("phoenixemporium (8116 )").
 const SELLER_LINE = new RegExp(
-  String.raw`^(?:(?:seller|shop|store|verkäufer|vendeur|vendedor|venditore|verkoper|sprzedawca|продавец|магазин)\s?[:：]|(?:[\p{L}]+ ){0,5}?(?:sold by|sold and shipped by|ships from and sold by|verkauft von|verkauf und versand durch|vendu par|vendu et expédié par|vendido por|vendido e entregue por|venduto da|verkocht door)[:：]?|(?:seller information|informazioni sul venditore|informations sur le vendeur|informationen zum verkäufer|información del vendedor)\s*\n)\s*([^\n]{2,60})$`,
+  String.raw`^(?:(?:seller|shop|store|visit store|verkäufer|vendeur|vendedor|venditore|verkoper|sprzedawca|продавец|магазин)\s?[:：]|(?:[\p{L}]+ ){0,5}?(?:sold by|sold and shipped by|ships from and sold by|verkauft von|verkauf und versand durch|vendu par|vendu et expédié par|vendido por|vendido e entregue por|venduto da|verkocht door)[:：]?|(?:seller information|informazioni sul venditore|informations sur le vendeur|informationen zum verkäufer|información del vendedor)\s*\n)\s*([^\n]{2,60})$`,
   'gimu',
 );
 

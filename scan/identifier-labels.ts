@@ -71,10 +71,24 @@ export function shapeValue(shape: ValueShape, raw: string): string | undefined {
     const m = /^[\p{L}\d][\p{L}\d._/-]{0,63}/u.exec(s);
     return m && /\d/.test(m[0]) ? m[0].replace(/[.]+$/, '') : undefined;
   }
-  const v = s.replace(/[.;,]+$/, '').trim();
-  if (v === '' || v.length > 60) return undefined;
+  const v = rowValue(s).replace(/[.;,]+$/, '').trim();
+  if (v === '' || v.length > 60 || PLACEHOLDER.test(v)) return undefined;
   return /\d|\p{Lu}{2}/u.test(v) ? v : undefined;
 }
+
+// Item-specifics tables print several cells on one line: "Brand: Acme Type: Blood Theme: Halloween".
+const NEXT_CELL = /\s+\p{Lu}[\p{L}'’ -]{1,30}[:：]\s/u;
+
+/** The value of one table cell: the text up to the next "Label:" printed on the same line. */
+export function rowValue(raw: string): string {
+  const s = raw.trim();
+  const next = NEXT_CELL.exec(s);
+  return next ? s.slice(0, next.index).trim() : s;
+}
+
+// What marketplaces fill a required cell with when there is nothing to say: no brand, no part number.
+export const PLACEHOLDER =
+  /^(?:unbranded|does not apply|not applicable|n\/?a|none|no brand|non applicable|nicht zutreffend|markenlos|ohne marke|sans marque|sin marca|no aplica|senza marca|non applicabile|не применимо|без бренда|-+)$/iu;
 
 const SHAPE: Record<IdentifierKind, ValueShape> = { sku: 'code', retailer_code: 'code', asin: 'code', mpn: 'model', model: 'model', gtin: 'gtin' };
 const LABEL_RE: Record<IdentifierKind, RegExp> = {
@@ -102,7 +116,14 @@ const WORD_LABELS: ReadonlySet<string> = new Set(['make']);
 
 /** Every labelled value of one kind that passes the kind's shape check, in document order. */
 export function labelledValues(text: string, kind: IdentifierKind): LabelledValue[] {
-  return labelledBy(text, LABEL_RE[kind], SHAPE[kind]);
+  if (kind !== 'mpn') return labelledBy(text, LABEL_RE[kind], SHAPE[kind]);
+  // A part number may be words ("MPN:\nFake Wounds") when its label says so with a colon or a line break.
+  return labelledBy(text, LABEL_RE.mpn, nameShape).filter((v) => v.separated || /\d|\p{Lu}{2}/u.test(v.value));
+}
+
+function nameShape(raw: string): string | undefined {
+  const v = rowValue(raw).replace(/[.;,]+$/, '').trim();
+  return v === '' || v.length > 60 || PLACEHOLDER.test(v) ? undefined : v;
 }
 
 export function labelledBy(text: string, re: RegExp, shape: ValueShape | ((raw: string) => string | undefined)): LabelledValue[] {

@@ -8,7 +8,7 @@ import { agreeingStatus, bestAvailability, normaliseAvailability } from './avail
 import { buyBoxAvailability, buyBoxWindow } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
 import { brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand } from './brand-text.js';
-import { ID_LABELS, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, type ProductIdentifier } from './identifier-labels.js';
+import { ID_LABELS, PLACEHOLDER, rowValue, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, type ProductIdentifier } from './identifier-labels.js';
 import { TITLE_WINDOW, hasPurchaseControl, isProductEntity, metaPrice, ogProduct, recognizeProductPage, titleIndex, type Recognition } from './recognize.js';
 
 const OFFER_TYPES: ReadonlySet<string> = new Set(['Offer', 'AggregateOffer']);
@@ -428,8 +428,8 @@ function notSeller(brand: string | undefined, sellers: ReadonlySet<string>): str
 
 /** A brand or maker value: a short name as written ("Acme Inc."), not a sentence. */
 function nameValue(raw: string): string | undefined {
-  const v = raw.trim().replace(/[;,]+$/, '').trim();
-  return v === '' || v.length > 60 ? undefined : v;
+  const v = rowValue(raw).replace(/[;,]+$/, '').trim();
+  return v === '' || v.length > 60 || PLACEHOLDER.test(v) ? undefined : v;
 }
 
 /** What the body says (source html): title, a price near it, stock wording or a buy button, labelled codes. */

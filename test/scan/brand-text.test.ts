@@ -53,6 +53,8 @@ test('a seller or shop the page names is never the brand', () => {
   // ebay-com-item-microdata.html: the seller's name under its heading, with a feedback count
   const ebay = sellerNames('Learn more - eBay Money Back Guarantee - opens in new window or tab\nSeller information\nphoenixemporium (8116 )\n100% Positive feedback');
   assert.ok(isSellerName('phoenixemporium', ebay), [...ebay].join());
+  const store = sellerNames('phoenixemporium (8116 )\n99.5%\nSign up for newsletter\nVisit Store: Phoenix Emporium\nCategories');
+  assert.ok(isSellerName('Phoenix Emporium', store), [...store].join());
   // mobly-br-bed-jsonld-js-loaded-price-gr-rdfa.html: the brand row, then who sells and delivers it
   const mobly = sellerNames('Formas de pagamento\nMarca: Palemax\nEste produto é vendido e entregue por Casatema');
   assert.ok(isSellerName('Casatema', mobly), [...mobly].join());

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { parsePage } from '../../scan/html.js';
 import { extractProduct } from '../../scan/product.js';
 import type { ProductIdentifier } from '../../scan/artifacts.js';
-import { labelledIdentifiers, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers } from '../../scan/identifier-labels.js';
+import { PLACEHOLDER, labelledIdentifiers, markupIdentifiers, mergeIdentifiers, metaIdentifiers, rowValue, urlIdentifiers } from '../../scan/identifier-labels.js';
 import { readRealFixture, requireRealFixtures } from '../helpers/artifacts.js';
 
 const pick = (ids: ProductIdentifier[]) => ids.map((i) => `${i.kind}:${i.value}:${i.source}`);
@@ -33,6 +33,17 @@ test('labelled rows in store languages, each with its kind', () => {
     ['ebay', 'eBay item number:\n302474151804\nSeller assumes all responsibility for this listing.', ['retailer_code:302474151804:labelled_text']],
   ];
   for (const [name, text, want] of cases) assert.deepEqual(pick(labelledIdentifiers(text, 0)), want, name);
+});
+
+test('item-specifics tables: one cell per value, and the marketplace placeholders are no values', () => {
+  // ebay-com-item-microdata.html: cells printed on one line ("Type: Blood Theme: Halloween")
+  const ebay = 'Item specifics\nCondition:\nNew with tags: A brand-new, unused, and unworn item\nMPN:\nFake Wounds\nType: Blood Theme: Halloween';
+  assert.deepEqual(pick(labelledIdentifiers(ebay, 0)), ['mpn:Fake Wounds:labelled_text']);
+  assert.equal(rowValue('Blood Theme: Halloween'), 'Blood');
+  assert.equal(rowValue('Z Series DLC'), 'Z Series DLC');
+  for (const v of ['Does Not Apply', 'Unbranded', 'N/A', 'Markenlos', 'Sans marque']) assert.ok(PLACEHOLDER.test(v), v);
+  assert.ok(!PLACEHOLDER.test('NA-1200'));
+  assert.deepEqual(pick(labelledIdentifiers('MPN:\nDoes Not Apply\nBrand:\nUnbranded', 0)), []);
 });
 
 test('"Model Year 2020" is not a model; before the title only "Label: value" rows count', () => {
