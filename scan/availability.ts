@@ -122,7 +122,8 @@ const PHRASES: Record<string, string[]> = {
   OutOfStock: [
     'out of stock', 'sold out', 'currently (?:unavailable|out of stock|not available)', 'temporarily (?:unavailable|out of stock|sold out)',
     'not (?:available|in stock|on stock)', 'unavailable', 'no stock', 'none in stock', 'notify me when (?:available|in stock|back in stock)',
-    'email me when (?:available|back in stock)', 'back in stock soon', 'coming soon', 'bald wieder (?:verfügbar|lieferbar|da)',
+    'email me when (?:available|back in stock)', 'back in stock soon', '(?:will|to) be back in stock', "when (?:it is |it's )?back in stock",
+    'wieder (?:auf lager|verfügbar|lieferbar) sein', 'coming soon', 'bald wieder (?:verfügbar|lieferbar|da)',
     'bientôt (?:disponible|de retour)', 'próximamente', 'presto disponibile', 'binnenkort (?:weer )?(?:leverbaar|beschikbaar|op voorraad)',
     'em breve', 'wkrótce dostępny', 'kommer snart', 'ausverkauft', 'nicht (?:lieferbar|verfügbar|auf lager|vorrätig|mehr vorrätig)',
     '(?:derzeit|momentan|zurzeit|aktuell) nicht (?:lieferbar|verfügbar|auf lager)', 'vergriffen', 'épuisée?s?', 'rupture de stock',

@@ -10,11 +10,13 @@ import { availabilityKind } from './availability.js';
 const RECOMMENDATION_HEADING = new RegExp(
   String.raw`^[ \t]*(?:` +
     [
-      'customers (?:who (?:viewed|bought) this (?:item|product) )?also (?:viewed|bought|liked)', 'others also (?:viewed|bought)',
+      'customers (?:who (?:viewed|bought) this (?:item|product) )?also (?:viewed|bought|liked)', 'customers went on to buy',
+      'what other items do customers buy', 'products related to this item', 'more like this', 'others also (?:viewed|bought)',
       'people (?:also|who viewed this also) (?:viewed|bought|like)', 'similar (?:items|products)', 'related (?:items|products)',
       'frequently bought together', 'you (?:may|might) also (?:like|be interested in)', 'recommended for you', 'more from this (?:brand|seller)',
       'sponsored products', 'compare with similar items', 'ähnliche (?:artikel|produkte)', 'das könnte (?:dir|ihnen) auch gefallen',
       'kunden (?:kauften|kaufen) auch', 'kunden, die diesen artikel', 'wird oft zusammen gekauft', 'passend dazu',
+      'les clients ayant (?:consulté|acheté|regardé) cet article', 'los clientes que (?:vieron|compraron) este', 'i clienti che hanno (?:visto|acquistato)',
       'vous aimerez (?:aussi|peut-être aussi)', 'produits similaires', 'articles similaires', 'fréquemment achetés ensemble',
       'productos similares', 'artículos similares', 'también te (?:puede interesar|podría gustar)', 'comprados juntos habitualmente',
       'prodotti simili', 'articoli simili', 'potrebbe (?:interessarti|piacerti) anche', 'spesso comprati insieme',

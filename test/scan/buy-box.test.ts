@@ -31,6 +31,18 @@ test('the window ends at the first recommendation heading, in the store\'s langu
   assert.ok(!box(bestseller, 'ZIPPED').includes('39,95'));
 });
 
+test('marketplace headings of other products end the window too', () => {
+  // amazon-couk-watch-no-structured-data.html and johnlewis-uk-speaker-jsonld-no-context-lowercase-type.html
+  const amazon = 'CIGA Design Z-Series DLC Automatic Mechanical Skeleton Watch\n£220.00\nIn stock.\nSponsored\nWhat other items do customers buy after viewing this item?\nPage 1 of 1 Start overPage 1 of 1\n£51.99';
+  assert.ok(!box(amazon, 'CIGA').includes('£51.99'));
+  const johnlewis = 'Google Nest Mini Hands-Free Smart Speaker, 2nd Gen, Chalk\n£49.00\nCurrently in stock online\nAdd to your basket\nCheck in-store stock\nCustomers went on to buy\nGoogle Nest Hub Hands-Free Smart Speaker with 7" Screen\n£59.00';
+  assert.ok(!box(johnlewis, 'Google Nest Mini').includes('£59.00'));
+  assert.equal(buyBoxAvailability(box(johnlewis, 'Google Nest Mini'), agreeingStatus), 'InStock');
+  // Amazon's wording for an item it no longer stocks: one line, both halves about its absence.
+  const gone = "Google Nest Mini\nCurrently unavailable. We don't know when or if this item will be back in stock.\nCustomers also bought\nIn stock";
+  assert.equal(buyBoxAvailability(box(gone, 'Google Nest Mini'), agreeingStatus), 'OutOfStock');
+});
+
 test('pickup, chat and option statements say nothing about the product', () => {
   // bestbuy-ca-speaker-microdata-rdfa-breadcrumbs.html
   const bestbuy = 'Sorry, live chat isn\'t available right now.\nCheck back another time for expert advice.\nChat is unavailable\nSAVE 150$249.99\n$24999\nSALE ends: December 3, 2020\nAdd to Cart\nPick Up at Store\nSold and shipped by Best Buy\nAvailable to ship\nUnavailable for store pickup\nThis product is currently unavailable to pick up at nearby stores.\nCheck other stores';
