@@ -68,6 +68,8 @@ export function shapeValue(shape: ValueShape, raw: string): string | undefined {
     return digits && [8, 12, 13, 14].includes(digits.length) ? digits : undefined;
   }
   if (shape === 'code') {
+    // A code printed with spaces fills its cell: "Kód produktu: GARNI 570 EASY II" (capitals and digits only).
+    if (s.length <= 30 && /\d/.test(s) && !/\p{Ll}/u.test(s) && /^[\p{Lu}\d][\p{Lu}\d._/-]*(?: [\p{Lu}\d._/-]+){1,4}$/u.test(s)) return s;
     const m = /^[\p{L}\d][\p{L}\d._/-]{0,63}/u.exec(s);
     return m && /\d/.test(m[0]) ? m[0].replace(/[.]+$/, '') : undefined;
   }

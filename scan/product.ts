@@ -8,7 +8,7 @@ import { agreeingStatus, bestAvailability, normaliseAvailability } from './avail
 import { buyBoxAvailability, buyBoxWindow } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
 import { brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand } from './brand-text.js';
-import { ID_LABELS, PLACEHOLDER, rowValue, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, type ProductIdentifier } from './identifier-labels.js';
+import { ID_LABELS, PLACEHOLDER, rowValue, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, labelledValues, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, type ProductIdentifier } from './identifier-labels.js';
 import { TITLE_WINDOW, hasPurchaseControl, isProductEntity, metaPrice, ogProduct, recognizeProductPage, titleIndex, type Recognition } from './recognize.js';
 
 const OFFER_TYPES: ReadonlySet<string> = new Set(['Offer', 'AggregateOffer']);
@@ -396,7 +396,6 @@ const LABELS = {
     'producent', 'producer', 'tillverkare', 'gyártó', 'producător', 'tootja', 'valmistaja', 'производитель', '製造商', 'メーカー',
   ],
   sku: [...ID_LABELS.sku, ...ID_LABELS.retailer_code, ...ID_LABELS.asin],
-  mpn: [...ID_LABELS.mpn, ...ID_LABELS.model],
   gtin: ID_LABELS.gtin,
 };
 
@@ -404,7 +403,6 @@ const LABEL_RE = {
   brand: labelRegex(LABELS.brand, false),
   maker: labelRegex(LABELS.maker, false),
   sku: labelRegex(LABELS.sku, true),
-  mpn: labelRegex(LABELS.mpn, true),
   gtin: labelRegex(LABELS.gtin, false),
 };
 
@@ -412,7 +410,7 @@ type LabelKind = keyof typeof LABEL_RE;
 
 /** The first labelled value that passes the field's shape check, preferring those after the product title. */
 function labelled(text: string, kind: LabelKind, anchor: number): string | undefined {
-  const shape = kind === 'gtin' ? 'gtin' : kind === 'sku' ? 'code' : kind === 'mpn' ? 'model' : (raw: string) => nameValue(raw);
+  const shape = kind === 'gtin' ? 'gtin' : kind === 'sku' ? 'code' : (raw: string) => nameValue(raw);
   let first: string | undefined;
   for (const v of labelledBy(text, LABEL_RE[kind], shape)) {
     if (v.index >= anchor) return v.value;
@@ -424,6 +422,15 @@ function labelled(text: string, kind: LabelKind, anchor: number): string | undef
 
 function notSeller(brand: string | undefined, sellers: ReadonlySet<string>): string | undefined {
   return brand !== undefined && !isSellerName(brand, sellers) ? brand : undefined;
+}
+
+/**
+ * The part number: rows labelled as one ("MPN:\nFake Wounds" may be words) or as a model number, in document order,
+ * the first after the title (before it only "Label: value" rows).
+ */
+function partNumber(text: string, anchor: number): string | undefined {
+  const rows = [...labelledValues(text, 'mpn'), ...labelledValues(text, 'model')].sort((a, b) => a.index - b.index);
+  return (rows.find((v) => v.index >= anchor) ?? rows.find((v) => v.separated))?.value;
 }
 
 /** A brand or maker value: a short name as written ("Acme Inc."), not a sentence. */
@@ -459,7 +466,7 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
     >((found, next) => found ?? notSeller(next(), sellers), undefined);
   if (brand) r.brand = { value: brand, isEntity: false };
   r.gtin = labelled(text, 'gtin', from);
-  r.mpn = labelled(text, 'mpn', from);
+  r.mpn = partNumber(text, from);
   r.sku = labelled(text, 'sku', from);
   r.identifiers = labelledIdentifiers(text, from);
   return r;

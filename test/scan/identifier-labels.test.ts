@@ -7,7 +7,7 @@ import { parsePage } from '../../scan/html.js';
 import { extractProduct } from '../../scan/product.js';
 import type { ProductIdentifier } from '../../scan/artifacts.js';
 import { PLACEHOLDER, labelledIdentifiers, markupIdentifiers, mergeIdentifiers, metaIdentifiers, rowValue, urlIdentifiers } from '../../scan/identifier-labels.js';
-import { readRealFixture, requireRealFixtures } from '../helpers/artifacts.js';
+import { readRealFixture, requireRealFixtures, stripMarkup } from '../helpers/artifacts.js';
 
 const pick = (ids: ProductIdentifier[]) => ids.map((i) => `${i.kind}:${i.value}:${i.source}`);
 
@@ -44,6 +44,20 @@ test('item-specifics tables: one cell per value, and the marketplace placeholder
   for (const v of ['Does Not Apply', 'Unbranded', 'N/A', 'Markenlos', 'Sans marque']) assert.ok(PLACEHOLDER.test(v), v);
   assert.ok(!PLACEHOLDER.test('NA-1200'));
   assert.deepEqual(pick(labelledIdentifiers('MPN:\nDoes Not Apply\nBrand:\nUnbranded', 0)), []);
+});
+
+test('a product code printed with spaces fills its cell; the part number fact takes a worded MPN row', (t) => {
+  // naysk-weatherstation-jsonld-instock-vs-visible-oos.html: "Product code: GARNI 570 EASY II"
+  assert.deepEqual(pick(labelledIdentifiers('Ostatné\nKód produktu: GARNI 570 EASY II\nVšetky parametre', 0)), ['sku:GARNI 570 EASY II:labelled_text']);
+  // Prose after a code is not part of it.
+  assert.deepEqual(pick(labelledIdentifiers('Product code: 141677 is our own number', 0)), ['sku:141677:labelled_text']);
+  const dir = requireRealFixtures(t);
+  if (!dir) return;
+  const read = (file: string) => extractProduct(parsePage(stripMarkup(readRealFixture(dir, `pages/${file}`)), 'https://shop.example/item/1'));
+  assert.deepEqual(read('ebay-com-item-microdata.html')?.mpn, { value: 'Fake Wounds', source: 'html' });
+  assert.deepEqual(read('naysk-weatherstation-jsonld-instock-vs-visible-oos.html')?.sku, { value: 'GARNI 570 EASY II', source: 'html' });
+  // The model row comes before the part number row on this page: the first after the title is the fact.
+  assert.deepEqual(read('amazon-couk-watch-no-structured-data.html')?.mpn, { value: 'Z Series DLC', source: 'html' });
 });
 
 test('"Model Year 2020" is not a model; before the title only "Label: value" rows count', () => {
