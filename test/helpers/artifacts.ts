@@ -145,6 +145,9 @@ export function makeArtifacts(overrides: Partial<Artifacts> = {}): Artifacts {
     ucpJson: null,
     serverCard: nf('/.well-known/mcp/server-card.json'),
     serverCardJson: null,
+    mcpCatalog: nf('/.well-known/ai-catalog.json'),
+    mcpCatalogJson: null,
+    catalogCard: null,
     acp: nf('/.well-known/acp.json'),
     acpJson: null,
     apiCatalog: nf('/.well-known/api-catalog'),
@@ -208,4 +211,9 @@ export function stripMarkup(html: string): string {
     .replace(/<script[^>]*type\s*=\s*["']?application\/ld\+json["']?[^>]*>[\s\S]*?<\/script>/gi, '')
     .replace(/<meta\b[^>]*(?:property|name)\s*=\s*["']?(?:og:|product:|fb:)[^>]*>/gi, '')
     .replace(/\s(?:itemscope|itemtype|itemprop|itemref|itemid|typeof|property|vocab|prefix|resource|about)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?(?=[\s/>])/gi, '');
+}
+
+/** A published protocol example kept in the repository (sources in test/fixtures/protocols/MANIFEST.md). */
+export function readProtocolFixture(name: string): string {
+  return readFileSync(join(REPO_ROOT, 'test/fixtures/protocols', name), 'utf8');
 }
