@@ -16,6 +16,7 @@ import type {
   StoreRepo,
   TopStoresOptions,
 } from './repo.js';
+import { MongoAccounts } from './mongo-accounts.js';
 
 function isDuplicateKey(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === 11000;
@@ -85,6 +86,7 @@ export class MongoRepo implements StoreRepo {
   private readonly apiKeys: Collection<ApiKeyDoc>;
   private readonly usage: Collection<UsageDoc>;
   private readonly counters: Collection<CounterDoc>;
+  readonly accounts: MongoAccounts;
 
   constructor(uri: string, dbName: string) {
     this.client = new MongoClient(uri, { serverSelectionTimeoutMS: 2500 });
@@ -95,6 +97,7 @@ export class MongoRepo implements StoreRepo {
     this.apiKeys = this.db.collection<ApiKeyDoc>('api_keys');
     this.usage = this.db.collection<UsageDoc>('usage');
     this.counters = this.db.collection<CounterDoc>('counters');
+    this.accounts = new MongoAccounts(this.db);
   }
 
   async init(): Promise<void> {
@@ -104,6 +107,7 @@ export class MongoRepo implements StoreRepo {
       this.latest.createIndexes(Q.INDEXES.latest),
       this.apiKeys.createIndexes(Q.INDEXES.api_keys),
       this.usage.createIndexes(Q.INDEXES.usage),
+      this.accounts.init(),
     ]);
   }
 
