@@ -28,7 +28,7 @@ export function scansTable(scans: OwnedScan[]): SafeHtml {
 ${scans.map(
   (s) => html`<tr data-scan-id="${s.id}">
   <td>${formatTime(s.createdAt)}</td>
-  <td class="host"><a href="/console/scans?host=${encodeURIComponent(s.host)}">${s.host}</a></td>
+  <td class="store-host"><a href="/console/scans?host=${encodeURIComponent(s.host)}">${s.host}</a></td>
   <td class="num score">${s.score}</td>
   <td>${gradePill(s.grade)}</td>
   <td class="num">${delta(s)}</td>

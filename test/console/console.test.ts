@@ -250,3 +250,24 @@ test('deleting the account: confirmation needed; then keys answer 401, sessions 
   assert.equal((await client.get('/console')).status, 303);
   assert.equal((await call(`${app.url}/api/v1/scan/${report.scan_id}.json`)).status, 200, 'scans stay public');
 });
+
+test('a scan from the home form while signed in runs on the Pro quota and lands on the scans page', async (t) => {
+  const { startFixtureStore } = await import('../helpers/fixture-store.js');
+  const { completeStore } = await import('../fixtures/stores.js');
+  const shop = await startFixtureStore({});
+  t.after(() => shop.close());
+  for (const [path, route] of Object.entries(completeStore(shop.origin))) shop.setRoute(path, route);
+  const { app, inbox, client } = await setup(t, { ANON_SCANS_PER_HOUR: '0' });
+  await client.signIn(inbox, 'form@shop.test');
+  const scanned = await client.post('/scan', { url: `${shop.origin}/` }, { 'sec-fetch-site': 'same-origin' });
+  assert.equal(scanned.status, 303, scanned.text.slice(0, 300));
+  const id = Number(/\/r\/(\d+)$/.exec(scanned.headers.get('location') ?? '')?.[1]);
+  assert.match(scanned.headers.get('ratelimit') ?? '', /"scan"; r=29/);
+  const page = await client.get('/console/scans');
+  assert.match(page.text, new RegExp(`data-scan-id="${id}"`));
+  // The same form from another site is not the signed-in person: anonymous, and here anonymous gets no scans.
+  const forged = await client.post('/scan', { url: `${shop.origin}/` }, { 'sec-fetch-site': 'cross-site', origin: 'http://evil.test' });
+  assert.notEqual(forged.status, 303);
+  const account = (await app.store.accounts.findAccountByEmail('form@shop.test'))!;
+  assert.equal((await app.store.accounts.scansOfAccount(account.id, { limit: 50 })).length, 1);
+});
