@@ -271,3 +271,13 @@ test('a scan from the home form while signed in runs on the Pro quota and lands 
   const account = (await app.store.accounts.findAccountByEmail('form@shop.test'))!;
   assert.equal((await app.store.accounts.scansOfAccount(account.id, { limit: 50 })).length, 1);
 });
+
+test('an https BASE_URL makes the session cookie Secure', async (t) => {
+  const inbox = await startInbox(t);
+  const app = await startApp(t, { SMTP_URL: inbox.smtpUrl, BASE_URL: 'https://ready.example' });
+  const client = new ConsoleClient(app.url);
+  const link = await client.requestLink(inbox, 'secure@shop.test');
+  assert.ok(link.startsWith('https://ready.example/console/sign-in/confirm?token='));
+  const done = await client.confirm(link, 'secure@shop.test');
+  assert.match(done.headers.getSetCookie().find((c) => c.startsWith('sr_session='))!, /;\s*Secure/i);
+});
