@@ -241,6 +241,7 @@ export class SqliteRepo implements StoreRepo {
   private accountsRepo: SqliteAccounts | null = null;
 
   get accounts(): AccountRepo {
+    this.assertOpen();
     if (!this.accountsRepo) throw new Error('SqliteRepo: init() has not been called');
     return this.accountsRepo;
   }
