@@ -281,3 +281,33 @@ test('an https BASE_URL makes the session cookie Secure', async (t) => {
   const done = await client.confirm(link, 'secure@shop.test');
   assert.match(done.headers.getSetCookie().find((c) => c.startsWith('sr_session='))!, /;\s*Secure/i);
 });
+
+test('the scans page: 50 a page newest first, older pages by keyset, host filter, change against the previous scan', async (t) => {
+  const { app, inbox, client } = await setup(t);
+  await client.signIn(inbox, 'pages@shop.test');
+  const account = (await app.store.accounts.findAccountByEmail('pages@shop.test'))!;
+  const ids: number[] = [];
+  for (let i = 0; i < 55; i++) {
+    const id = await app.store.allocateScanId();
+    await app.store.saveScan({
+      id, host: i % 5 === 0 ? 'five.test' : `h${i}.test`, vertical: null, score: 40 + i, grade: 'C', capped: false, agentReady: false,
+      createdAt: new Date(Date.now() - (55 - i) * 60_000), ownerKeyId: null, ownerAccountId: account.id, report: { id },
+    });
+    ids.push(id);
+  }
+  const rowsOf = (text: string) => [...text.matchAll(/data-scan-id="(\d+)"/g)].map((m) => Number(m[1]));
+  const first = await client.get('/console/scans');
+  assert.deepEqual(rowsOf(first.text), ids.slice(5).reverse());
+  const older = /rel="next" href="([^"]+)"/.exec(first.text)![1].replace(/&amp;/g, '&');
+  const second = await client.get(older);
+  assert.deepEqual(rowsOf(second.text), ids.slice(0, 5).reverse());
+  assert.doesNotMatch(second.text, /rel="next"/);
+  const five = await client.get('/console/scans?host=https%3A%2F%2Fwww.Five.test%2Fshop');
+  assert.deepEqual(rowsOf(five.text), ids.filter((_, i) => i % 5 === 0).reverse());
+  assert.match(five.text, /class="delta-up">\+5</, 'each scan of five.test is 5 points above the one before');
+  assert.match(five.text, /first scan/);
+  // Another account sees none of them.
+  const stranger = new ConsoleClient(app.url);
+  await stranger.signIn(inbox, 'stranger@shop.test');
+  assert.deepEqual(rowsOf((await stranger.get('/console/scans')).text), []);
+});
