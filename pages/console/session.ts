@@ -57,6 +57,12 @@ export function loadSession(store: StoreRepo, baseUrl: string): RequestHandler {
   };
 }
 
+/** The signed-in account of a request outside the console (the home page says who scans), or null. */
+export async function accountOfRequest(store: StoreRepo, req: Request): Promise<AccountRecord | null> {
+  const token = cookieOf(req, SESSION_COOKIE);
+  return token === undefined ? null : ((await resumeSession(store, token))?.account ?? null);
+}
+
 /** Only paths of this site, so a sign-in link can never send anyone elsewhere. */
 const RETURN_TO = /^\/(?:console(?:\/[A-Za-z0-9/_-]*)?(?:\?[A-Za-z0-9=&._%-]*)?|r\/\d{1,15})$/;
 export const safeReturnTo = (value: unknown): string | null =>

@@ -259,6 +259,10 @@ test('a scan from the home form while signed in runs on the Pro quota and lands 
   for (const [path, route] of Object.entries(completeStore(shop.origin))) shop.setRoute(path, route);
   const { app, inbox, client } = await setup(t, { ANON_SCANS_PER_HOUR: '0' });
   await client.signIn(inbox, 'form@shop.test');
+  const home = await client.get('/');
+  assert.match(home.text, /Signed in as form@shop\.test: your scans use your Pro quota/);
+  assert.equal(home.headers.get('cache-control'), 'private, no-store');
+  assert.doesNotMatch((await call(`${app.url}/`)).text, /Signed in as/);
   const scanned = await client.post('/scan', { url: `${shop.origin}/` }, { 'sec-fetch-site': 'same-origin' });
   assert.equal(scanned.status, 303, scanned.text.slice(0, 300));
   const id = Number(/\/r\/(\d+)$/.exec(scanned.headers.get('location') ?? '')?.[1]);
