@@ -54,6 +54,17 @@ export async function createAccountKey(
   return created;
 }
 
+/**
+ * True the first time a create-key form (its random request id) is sent, false on a resend (a reload of the
+ * page that showed the key re-posts the form): a resend must not make a second key. Kept an hour, on the
+ * shared usage counters.
+ */
+export async function firstSendOfForm(store: StoreRepo, accountId: string, requestId: string, now = new Date()): Promise<boolean> {
+  const HOUR = 60 * 60 * 1000;
+  const period = String((Math.floor(now.getTime() / HOUR) + 2) * HOUR).padStart(15, '0');
+  return (await store.incrementUsage(`key-form:${accountId}:${requestId}`, period)) === 1;
+}
+
 /** Revokes one of the account's own keys; false when the key is not the account's (or does not exist). */
 export async function revokeAccountKey(store: StoreRepo, accountId: string, keyId: string, now = new Date()): Promise<boolean> {
   const link = await store.accounts.accountKeyOf(keyId);

@@ -4,7 +4,8 @@ import { Router } from 'express';
 import type { StoreRepo } from '../../store/repo.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
-import { accountKeys, createAccountKey, keyName, MAX_ACTIVE_KEYS, revokeAccountKey, type AccountKey } from '../../accounts/console-keys.js';
+import { accountKeys, createAccountKey, firstSendOfForm, keyName, MAX_ACTIVE_KEYS, revokeAccountKey, type AccountKey } from '../../accounts/console-keys.js';
+import { isSecretShaped, newSecret } from '../../accounts/secrets.js';
 import { formatDate, formatTime, html, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
 import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals } from './session.js';
@@ -48,6 +49,7 @@ ${keysTable(keys)}
 <p class="muted">${active} of ${MAX_ACTIVE_KEYS} active keys in use.</p>
 <form method="post" action="/console/keys">
   ${csrfField(who.csrf)}
+  <input type="hidden" name="request" value="${newSecret()}">
   <div class="field"><label for="name">Name</label> <input id="name" name="name" maxlength="60" placeholder="e.g. CI pipeline"></div>
   <p><button class="button button-primary" type="submit">Create key</button></p>
 </form>`);
@@ -65,8 +67,13 @@ export function keysRouter(deps: { store: StoreRepo; config: Config }): Router {
   router.post('/console/keys', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
     const now = new Date();
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (isSecretShaped(body.request) && !(await firstSendOfForm(store, who.account.id, body.request, now))) {
+      const error = 'This form was already sent, and its key was shown then. Create a new key if you did not copy it (and revoke the other).';
+      return sendConsolePage(res, await renderKeys(store, who, { error }), { status: 409 });
+    }
     try {
-      const { key, record } = await createAccountKey(store, who.account, keyName((req.body as Record<string, unknown>)?.name, now), now);
+      const { key, record } = await createAccountKey(store, who.account, keyName(body.name, now), now);
       sendConsolePage(res, await renderKeys(store, who, { created: { key, id: record.id } }), { status: 201 });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

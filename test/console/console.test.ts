@@ -315,3 +315,17 @@ test('the scans page: 50 a page newest first, older pages by keyset, host filter
   await stranger.signIn(inbox, 'stranger@shop.test');
   assert.deepEqual(rowsOf((await stranger.get('/console/scans')).text), []);
 });
+
+test('sending the create-key form again (a reload of the page showing the key) makes no second key', async (t) => {
+  const { app, inbox, client } = await setup(t);
+  await client.signIn(inbox, 'reload@shop.test');
+  const page = await client.get('/console/keys');
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1];
+  const request = /name="request" value="([^"]+)"/.exec(page.text)![1];
+  assert.equal((await client.post('/console/keys', { csrf, request, name: 'once' })).status, 201);
+  const again = await client.post('/console/keys', { csrf, request, name: 'once' });
+  assert.equal(again.status, 409);
+  assert.match(again.text, /already sent/);
+  assert.doesNotMatch(again.text, /id="new-key-value"/);
+  assert.equal(await activeKeys(app, 'reload@shop.test'), 1);
+});
