@@ -115,7 +115,7 @@ export function renderReportPage(report: Report, opts: ReportPageOptions): SafeH
     <p class="actions">
       <a class="button" href="${rescanHref(report)}">Re-scan this store</a>
       <a class="button button-quiet" href="/api/v1/scan/${id}.json">JSON</a>
-      <a class="button button-quiet" href="/api/v1/scan/${id}/brief.md">Agent brief (Pro)</a>
+      <a class="button button-quiet" href="/console/brief/${id}">Agent brief (Pro)</a>
     </p>
   </div>
   ${gauge(score, grade)}
