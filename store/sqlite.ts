@@ -17,6 +17,8 @@ import type {
   StoreRepo,
   TopStoresOptions,
 } from './repo.js';
+import type { AccountRepo } from './accounts-repo.js';
+import { SqliteAccounts, migrateAccountSchema } from './sqlite-accounts.js';
 
 interface ScanRow {
   id: number;
@@ -28,6 +30,7 @@ interface ScanRow {
   agent_ready: number;
   created_at: number;
   owner_key_id: string | null;
+  owner_account_id: string | null;
   report: string;
   public_entry?: number; // written, not read back (1 when absent: rows from before the column existed)
 }
@@ -237,6 +240,13 @@ export class SqliteRepo implements StoreRepo {
   private tx: ReturnType<SqliteRepo['makeTransactions']> | null = null;
   private readonly pingStmt: Database.Statement<[], unknown>;
   private readonly topCache = new Map<string, TopStmts>();
+  private accountsRepo: SqliteAccounts | null = null;
+
+  get accounts(): AccountRepo {
+    this.assertOpen();
+    if (!this.accountsRepo) throw new Error('SqliteRepo: init() has not been called');
+    return this.accountsRepo;
+  }
 
   constructor(filePath: string) {
     if (filePath !== ':memory:' && !filePath.startsWith('file:')) mkdirSync(dirname(filePath), { recursive: true });
@@ -253,6 +263,8 @@ export class SqliteRepo implements StoreRepo {
     if (this.stmts) return;
     this.db.exec(SCHEMA);
     this.addMissingColumns();
+    migrateAccountSchema(this.db);
+    this.accountsRepo = new SqliteAccounts(this.db);
     this.stmts = this.prepareAll();
     this.tx = this.makeTransactions();
   }
@@ -343,8 +355,8 @@ export class SqliteRepo implements StoreRepo {
     return {
       nextScanId: db.prepare<[], number>("UPDATE counters SET n = n + 1 WHERE name = 'scan_id' RETURNING n").pluck(),
       insertScan: db.prepare<[ScanRow]>(
-        `INSERT INTO scans (id, host, vertical, score, grade, capped, agent_ready, created_at, owner_key_id, report, public_entry)
-         VALUES (@id, @host, @vertical, @score, @grade, @capped, @agent_ready, @created_at, @owner_key_id, @report, @public_entry)`,
+        `INSERT INTO scans (id, host, vertical, score, grade, capped, agent_ready, created_at, owner_key_id, owner_account_id, report, public_entry)
+         VALUES (@id, @host, @vertical, @score, @grade, @capped, @agent_ready, @created_at, @owner_key_id, @owner_account_id, @report, @public_entry)`,
       ),
       getScan: db.prepare<[number], ScanRow>('SELECT * FROM scans WHERE id = ?'),
       // The report as a BLOB: its stored UTF-8 bytes as they are, without a decode into a string.
@@ -472,6 +484,7 @@ export class SqliteRepo implements StoreRepo {
       agent_ready: scan.agentReady ? 1 : 0,
       created_at: scan.createdAt.getTime(),
       owner_key_id: scan.ownerKeyId,
+      owner_account_id: scan.ownerAccountId ?? null,
       report: JSON.stringify(scan.report) ?? 'null',
       public_entry: scan.publicEntry === false ? 0 : 1,
     };
