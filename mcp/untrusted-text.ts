@@ -37,12 +37,16 @@ export function quotedStoreText(data: unknown): unknown {
   return out;
 }
 
+// A product's facts are the store's: `{value}` facts, lists of them, and lists of strings (attributes). Plain
+// strings beside them (the page URL, which markup was read) are the scanner's own words.
 function quotedProduct(product: unknown): unknown {
   if (!isObj(product)) return product;
   const out: Json = { ...product };
   for (const [key, fact] of Object.entries(product)) {
-    if (isObj(fact) && 'value' in fact) out[key] = { ...fact, value: quote(fact.value) };
+    if (Array.isArray(fact)) out[key] = fact.map((item) => (isObj(item) ? quotedFact(item) : quote(item)));
+    else if (isObj(fact)) out[key] = quotedFact(fact);
   }
-  out.attributes = quoteAll(product.attributes);
   return out;
 }
+
+const quotedFact = (fact: Json): Json => ('value' in fact ? { ...fact, value: quote(fact.value) } : fact);
