@@ -16,6 +16,7 @@ import type {
   StoreRepo,
   TopStoresOptions,
 } from './repo.js';
+import { HOST_PREFIX_MAX } from './repo.js';
 
 function isDuplicateKey(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === 11000;
@@ -228,6 +229,13 @@ export class MongoRepo implements StoreRepo {
   // overcount only with orphaned documents mid-migration on a sharded cluster).
   private countScope(vertical: string | null): Promise<number> {
     return vertical === null ? this.latest.estimatedDocumentCount() : this.latest.countDocuments(Q.scopeFilter(vertical));
+  }
+
+  async hostsByPrefix(prefix: string, limit = HOST_PREFIX_MAX): Promise<string[]> {
+    const n = Math.min(HOST_PREFIX_MAX, Math.max(0, Math.floor(limit)));
+    if (n === 0) return [];
+    const docs = await this.latest.aggregate<{ _id: string }>(Q.hostsByPrefixPipeline(prefix, n)).toArray();
+    return docs.map((d) => d._id);
   }
 
   async countStores(vertical?: string | null): Promise<number> {
