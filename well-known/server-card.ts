@@ -1,5 +1,5 @@
-// The MCP server card (spec §4: /.well-known/mcp/server-card.json) and the MCP catalog, generated from the tool
-// declarations and BASE_URL.
+// The MCP server card (spec §4: /.well-known/mcp/server-card.json) and the MCP catalog, generated from the tool,
+// resource and prompt declarations and BASE_URL.
 //
 // Decision on the upstream drift (design/architecture.md §6): the newest draft (experimental-ext-server-card
 // docs/discovery.md) drops tools from cards and prefers `<mcp-url>/server-card` found through
@@ -12,6 +12,18 @@
 import { MCP_INSTRUCTIONS, MCP_SERVER_INFO, mcpTools } from '../mcp/server.js';
 import { MCP_PATH } from '../lib/links.js';
 import { inputJsonSchema } from './function-defs.js';
+import { RESOURCES, RESOURCE_TEMPLATES } from '../tools/resources/index.js';
+import { PROMPTS } from '../tools/prompts/index.js';
+import type { AnyPrompt } from '../tools/prompts/prompt.js';
+
+/** A prompt's arguments as prompts/list gives them: name, description, required. */
+export function promptArguments(prompt: AnyPrompt): { name: string; description?: string; required: boolean }[] {
+  return Object.entries(prompt.args.shape as Record<string, { description?: string; safeParse(v: unknown): { success: boolean } }>).map(([name, field]) => ({
+    name,
+    ...(field.description ? { description: field.description } : {}),
+    required: !field.safeParse(undefined).success,
+  }));
+}
 
 export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
 export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
@@ -34,7 +46,8 @@ export function serverCard(baseUrl: string) {
     websiteUrl: baseUrl,
     remotes: [{ type: 'streamable-http', url: `${baseUrl}${MCP_PATH}`, authentication: NO_AUTH }],
     authentication: NO_AUTH,
-    capabilities: { tools: { listChanged: true } }, // what initialize answers (the SDK's default)
+    // What initialize answers (the SDK's defaults for servers with tools, resources, prompts and completions).
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {} },
     tools: mcpTools().map((t) => ({
       name: t.name,
       title: t.title,
@@ -42,6 +55,9 @@ export function serverCard(baseUrl: string) {
       inputSchema: inputJsonSchema(t),
       annotations: { ...t.annotations },
     })),
+    resources: RESOURCES.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })),
+    resourceTemplates: RESOURCE_TEMPLATES.map((r) => ({ uriTemplate: r.uriTemplate, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })),
+    prompts: PROMPTS.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: promptArguments(p) })),
   };
 }
 

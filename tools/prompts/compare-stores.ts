@@ -21,7 +21,6 @@ function toIndexHost(raw: string): string | null {
 const HostList = z
   .string()
   .max(MAX_STORES * 262)
-  .describe(`${MIN_STORES} to ${MAX_STORES} store host names separated by commas, e.g. "shop-a.example, shop-b.example".`)
   .transform((text, ctx) => {
     const hosts: string[] = [];
     for (const raw of text.split(/[\s,]+/).filter(Boolean)) {
@@ -37,7 +36,8 @@ const HostList = z
       return z.NEVER;
     }
     return hosts;
-  });
+  })
+  .describe(`${MIN_STORES} to ${MAX_STORES} store host names separated by commas, e.g. "shop-a.example, shop-b.example".`);
 
 async function reportsOf(hosts: string[], { store }: ReadContext): Promise<Map<string, ScanResult>> {
   const latest = await store.latestByHosts(hosts);
