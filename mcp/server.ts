@@ -94,27 +94,6 @@ function originGuard(config: Config): { check: RequestHandler; allowed(origin: s
   return { check, allowed };
 }
 
-// Why: spec §4 promises that a plain JSON-RPC POST with Content-Type application/json works, but SDK 1.x answers
-// 406 unless Accept lists both application/json and text/event-stream, even with enableJsonResponse (issue
-// typescript-sdk#1944, fix proposed in typescript-sdk PR #1952). Our transport only ever answers JSON, so adding
-// the media types on the client's behalf changes nothing it receives. Remove once the SDK ships the fix.
-const normaliseAccept: RequestHandler = (req, _res, next) => {
-  const accept = req.headers.accept ?? '';
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-    const value = 'application/json, text/event-stream';
-    req.headers.accept = value;
-    // The transport builds its Request from rawHeaders as well: keep both views identical.
-    const raw: string[] = [];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      if (req.rawHeaders[i].toLowerCase() !== 'accept') raw.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    }
-    raw.push('Accept', value);
-    req.rawHeaders.length = 0;
-    req.rawHeaders.push(...raw);
-  }
-  next();
-};
-
 const requireJson: RequestHandler = (req, res, next) => {
   const type = req.headers['content-type'] ?? '';
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1];
@@ -414,7 +393,7 @@ export function mcpRouter(deps: McpDeps): Router {
     }
     res.status(204).end();
   });
-  router.post(MCP_PATH, origins.check, requireJson, normaliseAccept, parseBody(), singleMessage, handle);
+  router.post(MCP_PATH, origins.check, requireJson, parseBody(), singleMessage, handle);
   router.all(MCP_PATH, methodNotAllowed);
   return router;
 }

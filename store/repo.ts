@@ -73,7 +73,7 @@ export const HOST_PREFIX_MAX = 100;
  * of the host index however large the index is. A prefix shared by more hosts ranks the first ones only; one
  * more typed character narrows the range.
  */
-export const HOST_PREFIX_WINDOW = 1000;
+export const HOST_PREFIX_WINDOW = 100;
 
 /** The exclusive upper bound of the range of strings starting with `prefix` (hosts are ASCII). */
 export const prefixEnd = (prefix: string): string => `${prefix}\uffff`;

@@ -15,7 +15,7 @@ import { serverCard } from '../../well-known/server-card.js';
 import { llmsTxt } from '../../well-known/llms-txt.js';
 
 const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
-const textOf = (contents: { text?: unknown }[]): string => contents.map((c) => String(c.text ?? '')).join('');
+const textOf = (contents: object[]): string => contents.map((c) => ('text' in c ? String(c.text) : '')).join('');
 
 test('every resource, template and prompt is fully declared, uniquely named and listed in the server card and llms.txt', () => {
   const names = [...RESOURCES, ...RESOURCE_TEMPLATES].map((r) => r.name);
