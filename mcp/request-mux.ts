@@ -39,7 +39,12 @@ export class RequestMux implements Transport {
     const id = ++this.nextId;
     onId(id);
     const answer = new Promise<JSONRPCMessage>((resolve) => this.waiting.set(id, { clientId: message.id, resolve }));
-    this.onmessage?.({ ...message, id });
+    try {
+      this.onmessage?.({ ...message, id });
+    } catch (err) {
+      this.waiting.delete(id); // nothing will answer it
+      throw err;
+    }
     return {
       answer,
       cancel: () => {

@@ -89,3 +89,27 @@ test('clients that leave before their answer do not disturb the others, and the 
   });
   assert.equal((await postMcp(app, { jsonrpc: '2.0', id: 9, method: 'ping' })).body.id, 9);
 });
+
+test('what the SDK transport did, the endpoint still does: protocol version, 202s, unknown methods, bad params', async (t) => {
+  const app = await startApp(t);
+  const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+  const old = await postMcp(app, list, { 'content-type': 'application/json', 'mcp-protocol-version': '1999-01-01' });
+  assert.equal(old.status, 400);
+  assert.equal(old.body.jsonrpc, '2.0');
+  assert.equal(old.body.id, 1);
+  assert.equal((await postMcp(app, list, { 'content-type': 'application/json', 'mcp-protocol-version': '2025-06-18' })).status, 200);
+  const init = { jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+  const initialized = await postMcp(app, init, { 'content-type': 'application/json', 'mcp-protocol-version': '1999-01-01' });
+  assert.equal(initialized.status, 200);
+  assert.equal(initialized.body.result.protocolVersion, '2025-06-18');
+  const response = await fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 5, result: {} }) });
+  assert.equal(response.status, 202);
+  assert.equal(await response.text(), '');
+  const unknown = await postMcp(app, { jsonrpc: '2.0', id: 'u', method: 'no/such' });
+  assert.equal(unknown.status, 200);
+  assert.equal(unknown.body.id, 'u');
+  assert.equal(unknown.body.error.code, -32601);
+  const badParams = await postMcp(app, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: 'x' });
+  assert.equal(badParams.body.id, 7);
+  assert.equal(typeof badParams.body.error.code, 'number');
+});
