@@ -1,9 +1,9 @@
-// POST /mcp: the MCP server (spec §4 "MCP endpoint"), stateless Streamable HTTP with JSON answers. One McpServer
+// POST /mcp: the MCP server (docs/architecture.md "An MCP call"), stateless Streamable HTTP with JSON answers. One McpServer
 // for the life of the process, connected to a RequestMux (mcp/request-mux.ts) that gives every request an id of
 // its own: overlapping requests from different clients never meet, whatever ids they send. This file is the ONE
 // adapter from declarations to the SDK: every tool with expose ∋ 'mcp' goes through registerTools() and wrap(),
 // every resource and prompt through registerResources() and registerPrompts(). In front of the SDK sit the guards
-// of design/security.md O5: Origin check, POST only, 64 KiB body, nesting cap, no batches, JSON-RPC errors
+// of docs/security.md O5: Origin check, POST only, 64 KiB body, nesting cap, no batches, JSON-RPC errors
 // instead of HTML.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';

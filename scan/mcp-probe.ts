@@ -1,5 +1,5 @@
-// The storefront MCP probe (design/checks.md R14/R15): find the endpoint the store declares, then POST JSON-RPC
-// `initialize` and `tools/list` — read-only metadata, never `tools/call` (§1.6). Answers may be JSON or an SSE
+// The storefront MCP probe (docs/checks.md R14/R15): find the endpoint the store declares, then POST JSON-RPC
+// `initialize` and `tools/list` — read-only metadata, never `tools/call` (§1 rule 6). Answers may be JSON or an SSE
 // stream (Streamable HTTP). Also the depth-limited JSON reader used for every JSON document of a scan.
 import type { McpProbe, Resource } from './artifacts.js';
 import type { Fetcher } from './fetch.js';
@@ -10,7 +10,7 @@ const MAX_TOOLS = 500;
 const MCP_ACCEPT = 'application/json, text/event-stream';
 
 /**
- * JSON.parse behind a linear pre-scan that refuses nesting deeper than `maxDepth` (security.md R5), so a hostile
+ * JSON.parse behind a linear pre-scan that refuses nesting deeper than `maxDepth` (docs/security.md R5), so a hostile
  * `[[[[…]]]]` costs one pass instead of a deep recursive parse. Returns undefined for invalid or too-deep JSON.
  */
 export function parseJsonLimited(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
@@ -43,21 +43,35 @@ export interface McpEndpointSources {
   ucpUrl: string; // the document URL, to resolve relative endpoints
   serverCardJson: unknown;
   serverCardUrl: string;
+  /** The card found through the AI Catalog or MCP catalog (docs/checks.md §11), consulted before the well-known card. */
+  catalogCardJson?: unknown;
+  catalogCardUrl?: string;
   platform: string;
   origin: string;
 }
 
+export interface FoundMcpEndpoint {
+  endpoint: string;
+  source: 'ucp' | 'catalog-card' | 'server-card' | 'platform';
+  declaredIn: string | null; // the document that declared it; null for the platform default
+}
+
 /**
- * R14's target, in the order of §2: the UCP profile's MCP binding (2026-01 `{mcp: {endpoint}}` object shape or
- * 2026-04 `[{transport: "mcp", endpoint}]` array shape), else the server card (`remotes[].url`,
- * `transport.endpoint`, `url`, `endpoints`), else `/api/mcp` on Shopify. http(s) only.
+ * R14's target, in docs/checks.md §2 order: the UCP profile's MCP binding (2026-01-11 `{mcp: {endpoint}}` object
+ * shape or the `[{transport: "mcp", endpoint}]` array shape of 2026-01-23 on), else the server card found through a
+ * catalog (docs/checks.md §11), else the well-known server card (`remotes[].url`, `transport.endpoint`, `url`,
+ * `endpoints`), else `/api/mcp` on Shopify. http(s) only.
  */
-export function findMcpEndpoint(s: McpEndpointSources): { endpoint: string; source: 'ucp' | 'server-card' | 'platform' } | null {
+export function findMcpEndpoint(s: McpEndpointSources): FoundMcpEndpoint | null {
   const fromUcp = absolute(ucpMcpEndpoint(s.ucpJson), s.ucpUrl);
-  if (fromUcp) return { endpoint: fromUcp, source: 'ucp' };
+  if (fromUcp) return { endpoint: fromUcp, source: 'ucp', declaredIn: s.ucpUrl };
+  if (s.catalogCardUrl) {
+    const fromCatalogCard = absolute(serverCardEndpoint(s.catalogCardJson), s.catalogCardUrl);
+    if (fromCatalogCard) return { endpoint: fromCatalogCard, source: 'catalog-card', declaredIn: s.catalogCardUrl };
+  }
   const fromCard = absolute(serverCardEndpoint(s.serverCardJson), s.serverCardUrl);
-  if (fromCard) return { endpoint: fromCard, source: 'server-card' };
-  if (s.platform === 'shopify') return { endpoint: new URL('/api/mcp', s.origin).href, source: 'platform' };
+  if (fromCard) return { endpoint: fromCard, source: 'server-card', declaredIn: s.serverCardUrl };
+  if (s.platform === 'shopify') return { endpoint: new URL('/api/mcp', s.origin).href, source: 'platform', declaredIn: null };
   return null;
 }
 

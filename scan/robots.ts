@@ -1,5 +1,5 @@
 // robots.txt as RFC 9309 crawlers read it, plus what the audit reports besides permissions: sitemaps, named groups,
-// Content-Signal and unknown lines. It never fetches; gather.ts hands in the R2 resource.
+// AI-usage records (Cloudflare's Content-Signal, the IETF aipref Content-Usage; docs/checks.md §11) and unknown lines. It never fetches; gather.ts hands in the R2 resource.
 //
 // Groups are rebuilt here (RFC 9309 §2.2.1) and only then handed to robots-parser, which does the rest: a named group
 // beats `*`, groups naming one token are merged, the longest match wins, Allow wins ties, `*` and `$` patterns and
@@ -7,7 +7,7 @@
 // a group without rules falls back to `*`, and any line other than user-agent (Sitemap, Content-Signal, a typo)
 // between two user-agent lines splits one group into two.
 import robotsParserModule from 'robots-parser';
-import type { Resource, RobotsInfo } from './artifacts.js';
+import type { Resource, RobotsInfo, UsageRecord } from './artifacts.js';
 
 // robots-parser is CommonJS exporting the function itself, while its typings declare an ES default export.
 const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
@@ -73,11 +73,12 @@ const KNOWN_FIELDS = new Set([
 ]);
 
 const BASE = 'http://robots.invalid';
+const MAX_USAGE_RECORDS = 20;
 const MAX_LINES = 100_000;
 
 /**
- * The product token a user-agent value names, lower case (§2.2.1: matched case-insensitively): `*`, or the value up
- * to the first character that cannot be part of a token, so "ChatGPT-User/2.0" and "Googlebot Images" name
+ * The product token a user-agent value names, lower case (RFC 9309 §2.2.1: matched case-insensitively): `*`, or the
+ * value up to the first character that cannot be part of a token, so "ChatGPT-User/2.0" and "Googlebot Images" name
  * "chatgpt-user" and "googlebot". The RFC allows only letters, `_` and `-`; digits are kept because real tokens
  * carry them (AI2Bot, 360Spider). An empty result names nobody.
  */
@@ -124,9 +125,9 @@ function misspeltUserAgent(line: string): boolean {
 
 /**
  * Rebuilds the groups of a robots.txt body (comments stripped, lines trimmed, blank lines dropped):
- * - a run of user-agent lines ends only at an allow or disallow line (§2.2.1); Sitemap, Crawl-delay, Content-Signal
- *   and unknown lines inside the run neither end it nor start a new group (§2.2.4: parsing other records MUST NOT
- *   interfere with parsing the ones the protocol defines);
+ * - a run of user-agent lines ends only at an allow or disallow line (RFC 9309 §2.2.1); Sitemap, Crawl-delay,
+ *   Content-Signal and unknown lines inside the run neither end it nor start a new group (§2.2.4: parsing other
+ *   records MUST NOT interfere with parsing the ones the protocol defines);
  * - every named token gets its group, rules or not: a group without rules allows everything and its agents do not
  *   fall back to `*`;
  * - allow/disallow lines before any user-agent line belong to no group and are ignored;
@@ -193,7 +194,7 @@ export function parseRobots(resource: Resource): RobotsInfo {
   const text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
 
   const sitemaps: string[] = [];
-  let contentSignal = false;
+  const usageRecords: UsageRecord[] = [];
   let parseErrors = 0;
   const lines: string[] = [];
   for (const raw of text.split(/\r\n|\r|\n/, MAX_LINES)) {
@@ -210,8 +211,8 @@ export function parseRobots(resource: Resource): RobotsInfo {
     const value = line.slice(colon + 1).trim();
     if (field === 'sitemap' && value !== '') {
       sitemaps.push(value);
-    } else if (field === 'content-signal') {
-      contentSignal = true;
+    } else if ((field === 'content-signal' || field === 'content-usage') && value !== '' && usageRecords.length < MAX_USAGE_RECORDS) {
+      usageRecords.push({ field: field === 'content-signal' ? 'Content-Signal' : 'Content-Usage', value: value.slice(0, 200) });
     }
   }
 
@@ -224,13 +225,14 @@ export function parseRobots(resource: Resource): RobotsInfo {
     present: is2xx,
     status,
     isAllowed(userAgent: string, url: string): boolean {
-      // The crawler's own token, read like a user-agent line; one that names nothing obeys `*` (§2.2.1).
+      // The crawler's own token, read like a user-agent line; one that names nothing obeys `*` (RFC 9309 §2.2.1).
       if (parser) return parser.isAllowed(onBase(url), normaliseToken(userAgent) || '*') !== false;
       return !unreachable;
     },
     sitemaps,
     groups,
-    contentSignal,
+    contentSignal: usageRecords.some((r) => r.field === 'Content-Signal'),
+    usageRecords,
     parseErrors,
   };
 }
@@ -241,7 +243,7 @@ export interface LiveAgentAccess {
   restricted: string[]; // live tokens disallowed at some sampled product path only
 }
 
-/** checks.md §5 H1: a live token counts as blocked when `/` or every sampled PDP path is disallowed for it. */
+/** docs/checks.md §5 H1: a live token counts as blocked when `/` or every sampled PDP path is disallowed for it. */
 export function liveAgentAccess(robots: RobotsInfo, pdpUrls: readonly string[]): LiveAgentAccess {
   const blocked: string[] = [];
   const restricted: string[] = [];
@@ -254,4 +256,20 @@ export function liveAgentAccess(robots: RobotsInfo, pdpUrls: readonly string[]):
   const verdict =
     blocked.length === LIVE_AGENT_TOKENS.length ? 'blocked' : blocked.length + restricted.length > 0 ? 'partly' : 'allowed';
   return { verdict, blocked, restricted };
+}
+
+/**
+ * AI-usage preferences sent as HTTP response headers: `Content-Usage` (IETF aipref attachment draft) and
+ * `Content-Signal` (Cloudflare), as the store sent them on the given responses. Empty values say nothing.
+ */
+export function usageHeaders(responses: readonly ({ headers: Record<string, string>; url: string } | null | undefined)[]): (UsageRecord & { url: string })[] {
+  const out: (UsageRecord & { url: string })[] = [];
+  for (const res of responses) {
+    if (!res) continue;
+    for (const field of ['Content-Signal', 'Content-Usage'] as const) {
+      const value = (res.headers[field.toLowerCase()] ?? '').trim();
+      if (value !== '') out.push({ field, value: value.slice(0, 200), url: res.url });
+    }
+  }
+  return out;
 }

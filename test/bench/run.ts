@@ -58,7 +58,7 @@ async function main() {
   if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
   if (!wanted('load')) return;
 
-  // security.md P0: the server on core 0, the load generator (this process) on core 1.
+  // docs/security.md P0: the server on core 0, the load generator (this process) on core 1.
   if (spawnSync('taskset', ['-p', '-c', '1', String(process.pid)]).status !== 0) process.stderr.write('taskset unavailable: cores not pinned\n');
   const scanStats = await scanTiming();
   const template = scanStats.result;
@@ -196,6 +196,8 @@ async function scanTiming() {
   return { median: times[10], p95: times[18], score: result.score, grade: result.grade, requests: result.fetched.length, result: full };
 }
 
+const verticals = ['apparel', 'beauty', 'electronics', 'pets', null];
+
 /** A readiness index of `size` stores, seeded straight into SQLite at `file`. */
 async function seedIndex(file: string, size: number): Promise<void> {
   const repo = new SqliteRepo(file);
@@ -203,7 +205,6 @@ async function seedIndex(file: string, size: number): Promise<void> {
   await repo.close();
   const db = new Database(file);
   const insert = db.prepare('INSERT INTO latest (host, scan_id, vertical, score, grade, capped, agent_ready, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)');
-  const verticals = ['apparel', 'beauty', 'electronics', 'pets', null];
   const now = Date.now();
   db.transaction(() => {
     for (let i = 0; i < size; i++) {
@@ -237,6 +238,12 @@ async function indexTiming() {
     await indexed.rankWindow(host);
     windowTimes.push(performance.now() - t0);
   }
+  const countTimes: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const t0 = performance.now();
+    await indexed.countStores(i % 2 ? verticals[i % 4] : null);
+    countTimes.push(performance.now() - t0);
+  }
   const bulkTimes: number[] = [];
   for (let i = 0; i < 200; i++) {
     const batch = sample(100);
@@ -249,7 +256,7 @@ async function indexTiming() {
     xs.sort((a, b) => a - b);
     return { median: xs[Math.floor(xs.length / 2)], p99: xs[Math.floor(xs.length * 0.99)] };
   };
-  return { size: INDEX_SIZE, rankWindow: stat(windowTimes), bulk100: stat(bulkTimes) };
+  return { size: INDEX_SIZE, rankWindow: stat(windowTimes), count: stat(countTimes), bulk100: stat(bulkTimes) };
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -307,6 +314,7 @@ function report(
     '',
     `scan of the complete fixture store (loopback): median ${scan.median.toFixed(1)} ms, p95 ${scan.p95.toFixed(1)} ms, ${scan.requests} requests, score ${scan.score} ${scan.grade} (target < 500 ms)`,
     `rank window on ${index.size.toLocaleString('en')} stores: median ${index.rankWindow.median.toFixed(3)} ms, p99 ${index.rankWindow.p99.toFixed(3)} ms (target < 1 ms)`,
+    `store count (whole index / one vertical) on ${index.size.toLocaleString('en')} stores: median ${index.count.median.toFixed(3)} ms, p99 ${index.count.p99.toFixed(3)} ms`,
     `bulk read of 100 hosts on ${index.size.toLocaleString('en')} stores: median ${index.bulk100.median.toFixed(3)} ms, p99 ${index.bulk100.p99.toFixed(3)} ms`,
     `MCP completion/complete of a host on ${completion.size.toLocaleString('en')} stores: median ${completion.large.request.toFixed(3)} ms, on 1,000: ${completion.small.request.toFixed(3)} ms, ratio ${completion.requestRatio.toFixed(2)} (target ≤ 3×)`,
     `  its store query (hostsByPrefix): median ${completion.large.query.toFixed(3)} ms on ${completion.size.toLocaleString('en')}, ${completion.small.query.toFixed(3)} ms on 1,000, ratio ${completion.queryRatio.toFixed(2)}`,

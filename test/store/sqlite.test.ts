@@ -19,10 +19,17 @@ runStoreRepoContract('SqliteRepo (:memory:)', async () => {
   return repo;
 });
 
-runStoreRepoContract('SqliteRepo (file)', async () => {
-  const repo = new SqliteRepo(join(dir, `contract-${++files}.db`));
+// Two adapters on one file stand for two service instances on one store.
+const fileOf = new WeakMap<object, string>();
+async function openFile(file: string): Promise<SqliteRepo> {
+  const repo = new SqliteRepo(file);
   await repo.init();
+  fileOf.set(repo, file);
   return repo;
+}
+
+runStoreRepoContract('SqliteRepo (file)', () => openFile(join(dir, `contract-${++files}.db`)), {
+  sibling: (repo) => openFile(fileOf.get(repo)!),
 });
 
 describe('SqliteRepo persistence', () => {
