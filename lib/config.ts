@@ -26,12 +26,20 @@ export const ConfigSchema = z
     PRO_READS_PER_MINUTE: intIn(1, 10_000_000, 3000),
     TRUST_PROXY: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Console mail: smtp:// or smtps:// with user and password in the URL; unset, mail goes to the log.
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    MAIL_FROM: z.string().min(3).max(320).regex(/@/, 'must hold an address').optional(),
+    SIGN_IN_MAILS_PER_ADDRESS_PER_HOUR: intIn(1, 1_000_000, 5),
+    SIGN_IN_MAILS_PER_IP_PER_HOUR: intIn(1, 1_000_000, 20),
     MCP_ALLOWED_ORIGINS: z
       .string()
       .optional()
       .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [])),
   })
-  .transform((c) => ({ ...c, BASE_URL: c.BASE_URL ?? `http://localhost:${c.PORT}` }));
+  .transform((c) => {
+    const BASE_URL = c.BASE_URL ?? `http://localhost:${c.PORT}`;
+    return { ...c, BASE_URL, MAIL_FROM: c.MAIL_FROM ?? `Store Readiness <no-reply@${new URL(BASE_URL).hostname}>` };
+  });
 
 export type Config = z.output<typeof ConfigSchema>;
 

@@ -99,6 +99,7 @@ export const EVERY_METHOD: Record<Exclude<keyof StoreRepo, 'init' | 'close'>, (r
   getUsage: (r) => r.getUsage('k', 'p'),
   sumUsage: (r) => r.sumUsage('k', ['p']),
   pruneUsage: (r) => r.pruneUsage('p'),
+  accounts: (r) => Promise.all([r.accounts.findSession('h', new Date(T0)), r.accounts.scansOfAccount('acct', { limit: 5 })]),
 };
 
 /** Fails unless `call` rejects with an error the HTTP layer answers as 503 SERVICE_UNAVAILABLE. */
