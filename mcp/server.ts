@@ -1,15 +1,28 @@
-// POST /mcp: the MCP server (docs/architecture.md "An MCP call"), stateless Streamable HTTP with JSON answers. Per
-// request a fresh McpServer + transport (a shared server breaks under overlapping requests); the JSON-schema validator
-// is shared (≈1.7× req/s). This file is the ONE adapter from tool declarations to the SDK: every tool with
-// expose ∋ 'mcp' goes through registerTools() and wrap(). In front of the SDK sit the guards of docs/security.md
-// O5: Origin check, POST only, 64 KiB body, nesting cap, no batches, JSON-RPC errors instead of HTML.
+// POST /mcp: the MCP server (docs/architecture.md "An MCP call"), stateless Streamable HTTP with JSON answers. One McpServer
+// for the life of the process, connected to a RequestMux (mcp/request-mux.ts) that gives every request an id of
+// its own: overlapping requests from different clients never meet, whatever ids they send. This file is the ONE
+// adapter from declarations to the SDK: every tool with expose ∋ 'mcp' goes through registerTools() and wrap(),
+// every resource and prompt through registerResources() and registerPrompts(). In front of the SDK sit the guards
+// of docs/security.md O5: Origin check, POST only, 64 KiB body, nesting cap, no batches, JSON-RPC errors
+// instead of HTML.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { McpServer, ResourceTemplate, type CompleteResourceTemplateCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ListToolsRequestSchema, type CallToolResult, type JSONRPCMessage, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  ErrorCode,
+  JSONRPCMessageSchema,
+  ListToolsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+  type JSONRPCMessage,
+  type ListToolsResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
 import type { Config } from '../lib/config.js';
 import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from '../lib/errors.js';
 import { toAppError } from '../lib/http-errors.js';
@@ -19,6 +32,12 @@ import { inlineTopLevel, type AnyTool, type ToolContext } from '../tools/tool.js
 import { toolContext } from '../rest/router.js';
 import { SERVICE_VERSION } from '../lib/version.js';
 import { MCP_BODY_LIMIT_BYTES, MCP_PATH } from '../lib/links.js';
+import { RESOURCES, RESOURCE_TEMPLATES } from '../tools/resources/index.js';
+import type { AnyResourceTemplate, Completion, PublicDocuments, ReadContext, ResourceDef } from '../tools/resources/resource.js';
+import { PROMPTS } from '../tools/prompts/index.js';
+import type { AnyPrompt } from '../tools/prompts/prompt.js';
+import { complete } from '../tools/complete.js';
+import { RequestMux } from './request-mux.js';
 import { carriesStoreText, quotedStoreText, UNTRUSTED_NOTE } from './untrusted-text.js';
 
 /** Deepest JSON nesting accepted; real MCP messages stay under 10. Checked on the raw bytes before JSON.parse. */
@@ -37,8 +56,12 @@ export interface McpDeps {
   config: Config;
   store: StoreRepo;
   log: Logger;
+  /** The public documents the resources serve, rendered by the layers above (server/app.ts hands them in). */
+  documents: PublicDocuments;
   scanOverrides?: ToolContext['scanOverrides'];
 }
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 type JsonRpcId = string | number | null;
 
@@ -71,27 +94,6 @@ function originGuard(config: Config): { check: RequestHandler; allowed(origin: s
   };
   return { check, allowed };
 }
-
-// Why: the service promises that a plain JSON-RPC POST with Content-Type application/json works, but SDK 1.x answers
-// 406 unless Accept lists both application/json and text/event-stream, even with enableJsonResponse (issue
-// typescript-sdk#1944, fix proposed in typescript-sdk PR #1952). Our transport only ever answers JSON, so adding
-// the media types on the client's behalf changes nothing it receives. Remove once the SDK ships the fix.
-const normaliseAccept: RequestHandler = (req, _res, next) => {
-  const accept = req.headers.accept ?? '';
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-    const value = 'application/json, text/event-stream';
-    req.headers.accept = value;
-    // The transport builds its Request from rawHeaders as well: keep both views identical.
-    const raw: string[] = [];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      if (req.rawHeaders[i].toLowerCase() !== 'accept') raw.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    }
-    raw.push('Accept', value);
-    req.rawHeaders.length = 0;
-    req.rawHeaders.push(...raw);
-  }
-  next();
-};
 
 const requireJson: RequestHandler = (req, res, next) => {
   const type = req.headers['content-type'] ?? '';
@@ -188,9 +190,9 @@ const errorResult = (err: AppError): CallToolResult => ({
 });
 
 /** The handler adapter: plain data → content + structuredContent; AppError → isError with next_action; else generic. */
-function wrap(tool: AnyTool, contextFor: (tool: AnyTool) => ToolContext) {
-  return async (args: unknown): Promise<CallToolResult> => {
-    const ctx = contextFor(tool);
+function wrap(tool: AnyTool, contextFor: (tool: AnyTool, extra: Extra) => ToolContext) {
+  return async (args: unknown, extra: Extra): Promise<CallToolResult> => {
+    const ctx = contextFor(tool, extra);
     try {
       const data = await tool.handler(args, ctx);
       // Parse (not just check) so structuredContent holds exactly the declared fields: the output schema the
@@ -209,7 +211,7 @@ function wrap(tool: AnyTool, contextFor: (tool: AnyTool) => ToolContext) {
 }
 
 /** Registers every MCP tool on one server. The only place tool declarations meet the SDK. */
-export function registerTools(server: McpServer, tools: AnyTool[], contextFor: (tool: AnyTool) => ToolContext): void {
+export function registerTools(server: McpServer, tools: AnyTool[], contextFor: (tool: AnyTool, extra: Extra) => ToolContext): void {
   for (const tool of tools) {
     server.registerTool(
       tool.name,
@@ -225,23 +227,6 @@ export function registerTools(server: McpServer, tools: AnyTool[], contextFor: (
   }
 }
 
-/**
- * The tools/list answer of a server with these tools, as the SDK builds it. The SDK converts every tool's zod
- * schemas to JSON Schema on each tools/list; the tools never change while the process runs, so one conversion,
- * asked for through the SDK's Transport interface, serves every later tools/list.
- */
-async function listToolsOnce(server: McpServer): Promise<ListToolsResult> {
-  let answer!: (message: JSONRPCMessage) => void;
-  const answered = new Promise<JSONRPCMessage>((resolve) => (answer = resolve));
-  const transport: Transport = { start: async () => undefined, close: async () => undefined, send: async (message) => answer(message) };
-  await server.connect(transport);
-  transport.onmessage?.({ jsonrpc: '2.0', id: 0, method: 'tools/list' });
-  const message = await answered;
-  await server.close();
-  if (!('result' in message)) throw new Error(`tools/list failed: ${JSON.stringify(message)}`);
-  return deepFreeze(message.result as ListToolsResult);
-}
-
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -250,24 +235,111 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** An error the SDK sends as it is: a JSON-RPC code, our message, and the tools' error body (next_action) as data. */
+const rpcError = (code: number, message: string, data?: unknown): Error => Object.assign(new Error(message), { code, data });
+
+/** MCP's code for an unknown resource (a store with no public report). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** Runs a resource read or prompt render: AppError → JSON-RPC error carrying the tools' error body; else generic. */
+async function answering<T>(log: Logger, what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const known = toAppError(err);
+    if (known && known.status < 500) {
+      throw rpcError(known.status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, known.message, toErrorBody(known));
+    }
+    log.error({ err, what }, 'MCP read failed');
+    throw rpcError(ErrorCode.InternalError, GENERIC_INTERNAL_MESSAGE);
+  }
+}
+
+/** Zod's message for bad arguments, the same wording tools give. */
+const invalid = (error: z.ZodError): Error =>
+  rpcError(ErrorCode.InvalidParams, `Invalid arguments: ${error.issues.map((i) => `${i.path.join('.') || 'argument'}: ${i.message}`).join('; ')}`);
+
+const completer = (kind: Completion, store: StoreRepo) => async (value: unknown) => complete(kind, store, typeof value === 'string' ? value : '');
+
+/** Template variables as they appear in a URI: percent-decoded, one value each. */
+function decodeVariables(vars: Record<string, string | string[]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(vars)) {
+    const one = Array.isArray(value) ? value.join(',') : value;
+    try {
+      out[name] = decodeURIComponent(one);
+    } catch {
+      out[name] = one;
+    }
+  }
+  return out;
+}
+
+/** Registers every resource and resource template. The only place resource declarations meet the SDK. */
+export function registerResources(server: McpServer, resources: ResourceDef[], templates: AnyResourceTemplate[], ctx: ReadContext, log: Logger): void {
+  for (const r of resources) {
+    server.registerResource(r.name, r.uri, { title: r.title, description: r.description, mimeType: r.mimeType }, async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: r.mimeType, text: await answering(log, r.name, () => r.read(ctx)) }],
+    }));
+  }
+  for (const t of templates) {
+    const completions: Record<string, CompleteResourceTemplateCallback> = {};
+    for (const [name, kind] of Object.entries(t.complete as Record<string, Completion>)) completions[name] = completer(kind, ctx.store);
+    const template = new ResourceTemplate(t.uriTemplate, { list: undefined, complete: completions });
+    server.registerResource(t.name, template, { title: t.title, description: t.description, mimeType: t.mimeType }, async (uri, vars) => {
+      const parsed = t.variables.safeParse(decodeVariables(vars));
+      if (!parsed.success) throw invalid(parsed.error);
+      return { contents: [{ uri: uri.href, mimeType: t.mimeType, text: await answering(log, t.name, () => t.read(parsed.data, ctx)) }] };
+    });
+  }
+}
+
+/** Registers every prompt: zod arguments (with completion where declared), the rendered text as one user message. */
+export function registerPrompts(server: McpServer, prompts: AnyPrompt[], ctx: ReadContext, log: Logger): void {
+  for (const p of prompts) {
+    const shape: Record<string, z.ZodType> = {};
+    for (const [name, field] of Object.entries(p.args.shape as Record<string, z.ZodType>)) {
+      const kind = (p.complete as Record<string, Completion | undefined>)[name];
+      // completable marks the schema object itself: mark a copy, never a schema that tools share.
+      shape[name] = kind ? completable(field.describe(field.description ?? ''), completer(kind, ctx.store)) : field;
+    }
+    server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: shape }, async (args: unknown) => ({
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: await answering(log, p.name, () => p.render(args, ctx)) } }],
+    }));
+  }
+}
+
 export function mcpRouter(deps: McpDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  const jsonSchemaValidator = new AjvJsonSchemaValidator();
-  const tools = mcpTools();
   const origins = originGuard(deps.config);
-  const newServer = () => new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS, jsonSchemaValidator, maxToolInputElements: 1000 });
-  let toolList: Promise<ListToolsResult> | undefined;
-  const listTools = (): Promise<ListToolsResult> => {
-    if (!toolList) {
-      const server = newServer();
-      registerTools(server, tools, () => {
-        throw new Error('tools/list runs no tool');
-      });
-      toolList = listToolsOnce(server);
-      toolList.catch(() => (toolList = undefined)); // a failure is not kept: the next tools/list tries again
-    }
-    return toolList;
-  };
+  const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS, jsonSchemaValidator: new AjvJsonSchemaValidator(), maxToolInputElements: 1000 });
+  const mux = new RequestMux();
+
+  // Each request's tool context, under the id the mux gave it (extra.requestId in the handler).
+  const contexts = new Map<number, (tool: AnyTool) => ToolContext>();
+  registerTools(server, mcpTools(), (tool, extra) => {
+    const contextOf = contexts.get(extra.requestId as number);
+    if (!contextOf) throw new Error(`no request context for MCP request ${String(extra.requestId)}`);
+    return contextOf(tool);
+  });
+  const readContext: ReadContext = { store: deps.store, baseUrl: deps.config.BASE_URL, documents: deps.documents };
+  registerResources(server, RESOURCES, RESOURCE_TEMPLATES, readContext, deps.log);
+  registerPrompts(server, PROMPTS, readContext, deps.log);
+
+  // The SDK converts every tool's zod schemas to JSON Schema on each tools/list; the tools never change while the
+  // process runs, so the first answer, frozen, serves every later tools/list.
+  let ready: Promise<void> | undefined;
+  const connect = (): Promise<void> =>
+    (ready ??= (async () => {
+      await server.connect(mux);
+      const first = await mux.request({ jsonrpc: '2.0', id: 0, method: 'tools/list' }, () => undefined).answer;
+      if (!('result' in first)) throw new Error(`tools/list failed: ${JSON.stringify(first)}`);
+      const tools = deepFreeze(first.result as ListToolsResult);
+      server.server.setRequestHandler(ListToolsRequestSchema, () => tools);
+    })().catch((err: unknown) => {
+      ready = undefined; // a failure is not kept: the next request tries again
+      throw err;
+    }));
 
   // Only a tool that reaches out (open world) has work worth cancelling when the client goes away; the tool's
   // logger is made on first use (in practice: on an error).
@@ -282,18 +354,28 @@ export function mcpRouter(deps: McpDeps): Router {
   };
 
   const handle = async (req: Request, res: Response, _next: NextFunction) => {
-    const server = newServer();
-    registerTools(server, tools, contextFor(req, res));
-    server.server.setRequestHandler(ListToolsRequestSchema, listTools);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // A client that leaves before its answer: stop the handlers still running. After a complete answer nothing is
-    // left running (JSON mode answers once every handler has returned) and both objects are simply dropped.
-    res.on('close', () => {
-      if (!res.writableFinished) void server.close().catch(() => undefined);
-    });
+    const parsed = JSONRPCMessageSchema.safeParse(req.body);
+    if (!parsed.success) return sendJsonRpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message.', isValidId(req.body?.id) ? req.body.id : null);
+    const message = parsed.data;
+    if (!('method' in message) || !('id' in message)) return void res.status(202).end(); // notification or response
+    // After initialize a client names its protocol version; one we do not speak is refused, as the SDK does.
+    const version = req.headers['mcp-protocol-version'];
+    if (message.method !== 'initialize' && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return sendJsonRpcError(res, 400, -32000, `Bad Request: unsupported protocol version ${version.slice(0, 40)} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`, message.id);
+    }
     try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
+      await connect();
+      let id = 0;
+      const call = mux.request(message as Parameters<RequestMux['request']>[0], (own) => contexts.set((id = own), contextFor(req, res)));
+      // A client that leaves before its answer: the SDK aborts the handler and the answer is dropped.
+      const onClose = () => {
+        if (!res.writableFinished) call.cancel();
+        contexts.delete(id);
+      };
+      res.on('close', onClose);
+      const answer: JSONRPCMessage = await call.answer;
+      contexts.delete(id);
+      if (!res.destroyed) res.status(200).type('application/json').send(JSON.stringify(answer));
     } catch (err) {
       (req.log ?? deps.log).error({ err }, 'MCP request failed');
       sendJsonRpcError(res, 500, -32603, 'Internal error. It has been logged; please retry later.');
@@ -313,7 +395,7 @@ export function mcpRouter(deps: McpDeps): Router {
     }
     res.status(204).end();
   });
-  router.post(MCP_PATH, origins.check, requireJson, normaliseAccept, parseBody(), singleMessage, handle);
+  router.post(MCP_PATH, origins.check, requireJson, parseBody(), singleMessage, handle);
   router.all(MCP_PATH, methodNotAllowed);
   return router;
 }

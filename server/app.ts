@@ -18,6 +18,10 @@ import { mcpRouter } from '../mcp/server.js';
 import { functionDefsRouter, wellKnownRouter } from '../well-known/index.js';
 import { sitemapRouter } from '../well-known/sitemap.js';
 import { linkHeader } from '../lib/links.js';
+import type { PublicDocuments } from '../tools/resources/resource.js';
+import { llmsTxt } from '../well-known/llms-txt.js';
+import { renderReportMarkdown } from '../pages/report-page.js';
+import { PAGE_SIZE as INDEX_PAGE_SIZE, renderIndexMarkdown } from '../pages/index-page.js';
 
 export interface AppDeps {
   config: Config;
@@ -67,7 +71,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', apiNotFound);
 
   // Other surfaces mount here, one line each: MCP, well-known documents, badge, verify, pages.
-  app.use(mcpRouter(deps));
+  app.use(mcpRouter({ ...deps, documents: publicDocuments(config.BASE_URL, routes) }));
   app.use(wellKnownRouter({ config, routes }));
   app.use(sitemapRouter(deps));
   app.use(consoleRouter({ ...deps, guards }));
@@ -76,6 +80,17 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(errorHandler);
   return app;
+}
+
+/** The documents MCP resources serve, rendered as the web serves them. */
+function publicDocuments(baseUrl: string, routes: RouteDef[]): PublicDocuments {
+  const llms = llmsTxt(baseUrl, routes);
+  return {
+    llmsTxt: () => llms,
+    reportMarkdown: (report) => renderReportMarkdown(report, baseUrl),
+    indexMarkdown: ({ rows, total, vertical }) =>
+      renderIndexMarkdown({ rows, total, vertical, page: 1, pages: Math.max(1, Math.ceil(total / INDEX_PAGE_SIZE)) }, baseUrl, new Date()),
+  };
 }
 
 /** TRUST_PROXY as express understands it: a hop count, true/false, or a list of addresses. */

@@ -3,6 +3,7 @@
 // always sit under $eq/$in/$literal, so a string such as '{"$gt":""}' or '$field' is only ever data.
 import type { AnyBulkWriteOperation, Document, Filter, IndexDescription, UpdateFilter } from 'mongodb';
 import type { ApiKeyRecord, ScanRecord, TopStoresOptions } from './repo.js';
+import { HOST_PREFIX_WINDOW, prefixEnd } from './repo.js';
 
 export interface ScanDoc {
   _id: number;
@@ -270,6 +271,19 @@ export function topStoresAboveFilter(
   score: number,
 ): Filter<LatestDoc> {
   return { ...topStoresFilter(opts), score: { $gt: score } };
+}
+
+// Hosts starting with `prefix`: a range on _id (the host index) in host order, cut at the window, then ranked by
+// score. `latest` holds listed hosts only, so no delisted host can appear.
+export function hostsByPrefixPipeline(prefix: string, limit: number): Document[] {
+  return [
+    { $match: { _id: { $gte: prefix, $lt: prefixEnd(prefix) } } },
+    { $sort: { _id: 1 } },
+    { $limit: HOST_PREFIX_WINDOW },
+    { $sort: { score: -1, _id: 1 } },
+    { $limit: limit },
+    { $project: { _id: 1 } },
+  ];
 }
 
 export function delistedByHost(host: string): Filter<DelistedDoc> {

@@ -34,6 +34,7 @@ import type {
   StoreRepo,
   TopStoresOptions,
 } from './repo.js';
+import { HOST_PREFIX_MAX } from './repo.js';
 import { MongoAccounts } from './mongo-accounts.js';
 
 /** Server-side limit of one read, and the client-side limits derived from it. */
@@ -519,6 +520,13 @@ export class MongoRepo implements StoreRepo {
       (band) => this.buckets.find(Q.bucketsInBands(scope, [band]), this.opts(session)).sort(Q.BUCKETS_DESC).toArray(),
       offset,
     );
+  }
+
+  async hostsByPrefix(prefix: string, limit = HOST_PREFIX_MAX): Promise<string[]> {
+    const n = Math.min(HOST_PREFIX_MAX, Math.max(0, Math.floor(limit)));
+    if (n === 0) return [];
+    const docs = await this.latest.aggregate<{ _id: string }>(Q.hostsByPrefixPipeline(prefix, n)).toArray();
+    return docs.map((d) => d._id);
   }
 
   async countStores(vertical?: string | null): Promise<number> {

@@ -74,6 +74,18 @@ export interface TopStoresOptions {
   since?: Date;
 }
 
+/** Most suggestions one hostsByPrefix call returns (MCP completions carry at most 100 values). */
+export const HOST_PREFIX_MAX = 100;
+/**
+ * How many hosts of a prefix range, in host order, a hostsByPrefix call ranks: the read stays one bounded range
+ * of the host index however large the index is. A prefix shared by more hosts ranks the first ones only; one
+ * more typed character narrows the range.
+ */
+export const HOST_PREFIX_WINDOW = 100;
+
+/** The exclusive upper bound of the range of strings starting with `prefix` (hosts are ASCII). */
+export const prefixEnd = (prefix: string): string => `${prefix}\uffff`;
+
 export interface ApiKeyRecord {
   id: string; // public key id shown by `keys list`, used by `keys revoke`
   keyHash: string; // sha256 hex of the key; the key itself is never stored
@@ -104,6 +116,12 @@ export interface StoreRepo {
   rankWindow(host: string, opts?: RankWindowOptions): Promise<RankWindow | null>; // null when unknown (and no asIf)
   topStores(opts: TopStoresOptions): Promise<RankRow[]>; // order (score desc, host asc), competition ranks
   countStores(vertical?: string | null): Promise<number>;
+  /**
+   * Listed hosts starting with `prefix`, best score first (ties by host), at most `limit` (default and ceiling
+   * HOST_PREFIX_MAX): an anchored range of the host index, HOST_PREFIX_WINDOW hosts at most. Delisted hosts never
+   * appear. For completing host names as they are typed.
+   */
+  hostsByPrefix(prefix: string, limit?: number): Promise<string[]>;
 
   setDelisted(host: string, delisted: boolean): Promise<void>;
   isDelisted(host: string): Promise<boolean>;

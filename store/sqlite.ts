@@ -17,8 +17,13 @@ import type {
   StoreRepo,
   TopStoresOptions,
 } from './repo.js';
+import { HOST_PREFIX_MAX, HOST_PREFIX_WINDOW, prefixEnd } from './repo.js';
 import type { AccountRepo } from './accounts-repo.js';
 import { SqliteAccounts, migrateAccountSchema } from './sqlite-accounts.js';
+
+/** Host completion: the host range in host order (the primary key), cut at the window, then ranked. */
+export const HOSTS_BY_PREFIX_SQL = `SELECT host FROM (SELECT host, score FROM latest WHERE host >= ? AND host < ? ORDER BY host LIMIT ?)
+  ORDER BY score DESC, host LIMIT ?`;
 
 interface ScanRow {
   id: number;
@@ -382,6 +387,7 @@ export class SqliteRepo implements StoreRepo {
       latestByHost: db.prepare<[string], LatestRow>(`SELECT ${LATEST_COLS} FROM latest WHERE host = ?`),
       // json_each keeps this one statement whatever the number of hosts. Rows come as arrays (LATEST_COLS order):
       // up to 100 rows a call, and an array per row costs much less than an object with named keys.
+      hostsByPrefix: db.prepare<[string, string, number, number], string>(HOSTS_BY_PREFIX_SQL).pluck(),
       latestByHosts: db
         .prepare<[string], LatestTuple>(`SELECT ${LATEST_COLS} FROM latest WHERE host IN (SELECT value FROM json_each(?))`)
         .raw(true),
@@ -512,6 +518,12 @@ export class SqliteRepo implements StoreRepo {
     if (hosts.length === 0) return out;
     for (const row of this.q.latestByHosts.all(JSON.stringify(hosts))) out.set(row[0], tupleToLatest(row));
     return out;
+  }
+
+  async hostsByPrefix(prefix: string, limit = HOST_PREFIX_MAX): Promise<string[]> {
+    const n = Math.min(HOST_PREFIX_MAX, Math.max(0, Math.floor(limit)));
+    if (n === 0) return [];
+    return this.q.hostsByPrefix.all(prefix, prefixEnd(prefix), HOST_PREFIX_WINDOW, n);
   }
 
   private readonly windowTx = (host: string, opts: RankWindowOptions): RankWindow | null => {

@@ -7,6 +7,27 @@ import { ReadHost, ReadinessSummary } from '../schemas/readiness.js';
 import { agentReadyVerified, hostNotScanned, reportUrl } from './readiness.js';
 import { indexHost } from '../lib/hosts.js';
 import { defineTool } from './tool.js';
+import type { StoreRepo } from '../store/repo.js';
+
+// A saved scan's report never changes, so the protocols of recently read scans are kept (per store, a bounded
+// number, oldest dropped first): a summary then reads the index row only, not the whole stored report.
+const PROTOCOLS_KEPT = 10_000;
+const protocolsByStore = new WeakMap<StoreRepo, Map<number, z.output<typeof Protocols> | null>>();
+
+async function protocolsOf(store: StoreRepo, scanId: number): Promise<z.output<typeof Protocols> | null> {
+  let kept = protocolsByStore.get(store);
+  if (!kept) protocolsByStore.set(store, (kept = new Map()));
+  const known = kept.get(scanId);
+  if (known !== undefined) return known;
+  const scan = await store.getScan(scanId);
+  const parsed = Protocols.safeParse((scan?.report as { protocols?: unknown } | undefined)?.protocols);
+  const protocols = parsed.success ? parsed.data : null;
+  if (scan) {
+    if (kept.size >= PROTOCOLS_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(scanId, protocols);
+  }
+  return protocols;
+}
 
 export const checkMerchantReadiness = defineTool({
   name: 'check_merchant_readiness',
@@ -21,14 +42,13 @@ export const checkMerchantReadiness = defineTool({
     const host = indexHost(args.host);
     const entry = await store.latestByHost(host);
     if (!entry) throw hostNotScanned(host);
-    const scan = await store.getScan(entry.scanId);
-    const protocols = Protocols.safeParse((scan?.report as { protocols?: unknown } | undefined)?.protocols);
+    const protocols = await protocolsOf(store, entry.scanId);
     return {
       host: entry.host,
       score: entry.score,
       grade: entry.grade as ReadinessSummary['grade'],
       capped: entry.capped,
-      protocols: protocols.success ? protocols.data : null,
+      protocols,
       report_url: reportUrl(baseUrl, entry.scanId),
       scanned_at: entry.updatedAt.toISOString(),
       agent_ready_verified: agentReadyVerified(entry),

@@ -10,6 +10,8 @@ import { FUNCTION_DEFS_PATHS } from '../lib/links.js';
 import { AI_CATALOG_PATH, MCP_CATALOG_PATH, SERVER_CARD_PATH } from './server-card.js';
 import { CHANGELOG_PATH } from '../lib/links.js';
 import { API_CATALOG_PATH } from '../lib/links.js';
+import { RESOURCES, RESOURCE_TEMPLATES } from '../tools/resources/index.js';
+import { PROMPTS } from '../tools/prompts/index.js';
 
 const firstSentence = (text: string): string => (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).trim();
 
@@ -50,6 +52,13 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     '## MCP tools',
     '',
     ...mcpTools().map(toolLine),
+    '',
+    '## MCP resources and prompts',
+    '',
+    ...RESOURCES.map((r) => `- Resource \`${r.uri}\` (${r.mimeType}): ${firstSentence(r.description)}`),
+    ...RESOURCE_TEMPLATES.map((r) => `- Resource template \`${r.uriTemplate}\` (${r.mimeType}): ${firstSentence(r.description)}`),
+    ...PROMPTS.map((p) => `- Prompt \`${p.name}\` (${Object.keys(p.args.shape).join(', ')}): ${firstSentence(p.description)}`),
+    '- Completions: `completion/complete` suggests host names of the readiness index by prefix (best score first, at most 100) and store categories.',
     '',
     '## Function-calling definitions',
     '',

@@ -1,5 +1,5 @@
 // The MCP server card (/.well-known/mcp/server-card.json, the path the service promises) and the catalogs that point
-// at it, generated from the tool declarations and BASE_URL.
+// at it, generated from the tool, resource and prompt declarations and BASE_URL.
 //
 // Discovery moved upstream (docs/checks.md §11; docs/decisions.md "Documents and discovery for agents"): current
 // clients start from the AI Catalog at `/.well-known/ai-catalog.json`, earlier drafts from the MCP catalog at
@@ -11,6 +11,18 @@
 import { MCP_INSTRUCTIONS, MCP_SERVER_INFO, mcpTools } from '../mcp/server.js';
 import { MCP_PATH } from '../lib/links.js';
 import { inputJsonSchema } from './function-defs.js';
+import { RESOURCES, RESOURCE_TEMPLATES } from '../tools/resources/index.js';
+import { PROMPTS } from '../tools/prompts/index.js';
+import type { AnyPrompt } from '../tools/prompts/prompt.js';
+
+/** A prompt's arguments as prompts/list gives them: name, description, required. */
+export function promptArguments(prompt: AnyPrompt): { name: string; description?: string; required: boolean }[] {
+  return Object.entries(prompt.args.shape as Record<string, { description?: string; safeParse(v: unknown): { success: boolean } }>).map(([name, field]) => ({
+    name,
+    ...(field.description ? { description: field.description } : {}),
+    required: !field.safeParse(undefined).success,
+  }));
+}
 
 export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
 export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
@@ -35,7 +47,8 @@ export function serverCard(baseUrl: string) {
     websiteUrl: baseUrl,
     remotes: [{ type: 'streamable-http', url: `${baseUrl}${MCP_PATH}`, authentication: NO_AUTH }],
     authentication: NO_AUTH,
-    capabilities: { tools: { listChanged: true } }, // what initialize answers (the SDK's default)
+    // What initialize answers (the SDK's defaults for servers with tools, resources, prompts and completions).
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {} },
     tools: mcpTools().map((t) => ({
       name: t.name,
       title: t.title,
@@ -43,6 +56,9 @@ export function serverCard(baseUrl: string) {
       inputSchema: inputJsonSchema(t),
       annotations: { ...t.annotations },
     })),
+    resources: RESOURCES.map((r) => ({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })),
+    resourceTemplates: RESOURCE_TEMPLATES.map((r) => ({ uriTemplate: r.uriTemplate, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })),
+    prompts: PROMPTS.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: promptArguments(p) })),
   };
 }
 

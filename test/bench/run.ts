@@ -1,4 +1,5 @@
-// npm run bench: loopback load against the service, each figure as a ratio to a bare node:http server
+// npm run bench: loopback load against the service, each figure as a ratio to a bare server (node:http, or an
+// express route for the stored read, the badge and MCP tools/call)
 // answering the same bytes, measured in the same run (house rule 5). Bounded: every load runs a fixed time.
 // Also: scan time of the complete fixture store, index reads on 1,000,000 stores seeded in SQLite, and the speed
 // targets of the parsers, of hostile-store scans and of store-failure recovery (test/bench/timings.ts).
@@ -17,6 +18,11 @@ import { createApiKey } from '../../accounts/keys.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { createApp } from '../../server/app.js';
+import { loadConfig } from '../../lib/config.js';
+import { createRepo } from '../../store/index.js';
 import { formatTimings, hostileScanTimings, parserTimings, recoveryTimings } from './timings.js';
 import { consoleTimings } from './console.js';
 
@@ -90,18 +96,40 @@ async function main() {
   const floor = await startChild(['floor', floorFile], env);
   const app = await startChild(['app', dataDir], env);
 
+  // Bare express routes answering the bytes the service answers: a stored report, a badge, an MCP tools/call.
+  const mcpCall = (host: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'check_merchant_readiness', arguments: { host } } });
+  const sample = async (name: string, path: string, init?: RequestInit) => {
+    const file = join(work, name);
+    writeFileSync(file, Buffer.from(await (await fetch(`${app}${path}`, init)).arrayBuffer()));
+    return file;
+  };
+  const expressRoutes = [
+    { method: 'get', path: '/report', type: 'application/json; charset=utf-8', file: floorFile },
+    { method: 'get', path: '/badge', type: 'image/svg+xml', file: await sample('badge.svg', `/badge/${hosts[0]}.svg`) },
+    { method: 'post', path: '/mcp', type: 'application/json', file: await sample('mcp.json', '/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: mcpCall(hosts[0]) }) },
+  ];
+  const routesFile = join(work, 'express-routes.json');
+  writeFileSync(routesFile, JSON.stringify(expressRoutes));
+  const expressFloor = await startChild(['express-floor', routesFile], env);
+
   const rows: Row[] = [];
   const base = await load('floor: bare node:http, same bytes', { url: `${floor}/` });
   rows.push(base);
   const rnd = (n: number) => 1 + Math.floor(Math.random() * n);
-  rows.push(await load('stored report read', { url: app, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/v1/scan/${rnd(SEEDED_SCANS)}.json` }) }] }, base, 0.5));
-  rows.push(await load('badge (50% unknown hosts)', { url: app, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/badge/${Math.random() < 0.5 ? hosts[rnd(SEEDED_SCANS) - 1] : `nobody${rnd(1e6)}.test`}.svg` }) }] }, base, 0.5));
+  const reportFloor = await load('floor: express route, report bytes', { url: `${expressFloor}/report` });
+  rows.push(reportFloor);
+  rows.push(await load('stored report read', { url: app, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/v1/scan/${rnd(SEEDED_SCANS)}.json` }) }] }, reportFloor, 0.8));
+  const badgeFloor = await load('floor: express route, badge bytes', { url: `${expressFloor}/badge` });
+  rows.push(badgeFloor);
+  rows.push(await load('badge (50% unknown hosts)', { url: app, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/badge/${Math.random() < 0.5 ? hosts[rnd(SEEDED_SCANS) - 1] : `nobody${rnd(1e6)}.test`}.svg` }) }] }, badgeFloor, 0.8));
+  const mcpFloor = await load('floor: express POST route, MCP bytes', { url: `${expressFloor}/mcp`, method: 'POST', headers: { 'content-type': 'application/json' }, body: mcpCall(hosts[0]) });
+  rows.push(mcpFloor);
   rows.push(await load('MCP tools/call check_merchant_readiness', {
     url: `${app}/mcp`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'check_merchant_readiness', arguments: { host: hosts[rnd(SEEDED_SCANS) - 1] } } }) }) }],
-  }, base, 0.2));
+    requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, body: mcpCall(hosts[rnd(SEEDED_SCANS) - 1]) }) }],
+  }, mcpFloor, 0.4));
   const bulkHosts = Array.from({ length: 100 }, (_, i) => (i % 2 ? hosts[i * 97] : `unknown${i}.test`));
   rows.push(await load('bulk read, 100 hosts (Pro)', {
     url: `${app}/api/v1/reports`,
@@ -133,7 +161,8 @@ async function main() {
   process.stderr.write(`  ${scans} scans ran during the paced reads\n`);
 
   const index = await indexTiming();
-  report(rows, scanStats, index);
+  const completion = await completionTiming();
+  report(rows, scanStats, index, completion);
 }
 
 async function load(name: string, opts: Record<string, unknown>, base?: Row, target?: number): Promise<Row> {
@@ -169,18 +198,18 @@ async function scanTiming() {
   return { median: times[10], p95: times[18], score: result.score, grade: result.grade, requests: result.fetched.length, result: full };
 }
 
-/** Rank window and bulk read on a readiness index of INDEX_SIZE stores, seeded straight into SQLite. */
-async function indexTiming() {
-  const file = join(work, 'index.db');
+const verticals = ['apparel', 'beauty', 'electronics', 'pets', null];
+
+/** A readiness index of `size` stores, seeded straight into SQLite at `file`. */
+async function seedIndex(file: string, size: number): Promise<void> {
   const repo = new SqliteRepo(file);
   await repo.init();
   await repo.close();
   const db = new Database(file);
   const insert = db.prepare('INSERT INTO latest (host, scan_id, vertical, score, grade, capped, agent_ready, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)');
-  const verticals = ['apparel', 'beauty', 'electronics', 'pets', null];
   const now = Date.now();
   db.transaction(() => {
-    for (let i = 0; i < INDEX_SIZE; i++) {
+    for (let i = 0; i < size; i++) {
       const score = (i * 7919) % 101;
       insert.run(`h${i}.index.test`, i + 1, verticals[i % 5], score, score >= 85 ? 'A' : 'C', score >= 70 ? 1 : 0, now);
     }
@@ -193,6 +222,15 @@ async function indexTiming() {
              INSERT INTO score_bands (scope, band, n) SELECT scope, band, SUM(n) FROM score_buckets GROUP BY scope, band;`);
   })();
   db.close();
+}
+
+const INDEX_DIR = join(work, 'index');
+
+/** Rank window and bulk read on a readiness index of INDEX_SIZE stores, seeded straight into SQLite. */
+async function indexTiming() {
+  mkdirSync(INDEX_DIR);
+  const file = join(INDEX_DIR, 'store.db');
+  await seedIndex(file, INDEX_SIZE);
   const indexed = new SqliteRepo(file);
   await indexed.init();
   const sample = (n: number) => Array.from({ length: n }, () => `h${Math.floor(Math.random() * INDEX_SIZE)}.index.test`);
@@ -223,7 +261,54 @@ async function indexTiming() {
   return { size: INDEX_SIZE, rankWindow: stat(windowTimes), count: stat(countTimes), bulk100: stat(bulkTimes) };
 }
 
-function report(rows: Row[], scan: Awaited<ReturnType<typeof scanTiming>>, index: Awaited<ReturnType<typeof indexTiming>>) {
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Host completion on INDEX_SIZE stores against 1,000: the store query alone, and MCP completion/complete requests
+ * through the app (one at a time, in this process). Prefixes are what a person types: the first 1 to 6 characters
+ * of a host of that index.
+ */
+async function completionTiming() {
+  const smallDir = join(work, 'index-1k');
+  mkdirSync(smallDir);
+  await seedIndex(join(smallDir, 'store.db'), 1000);
+  const measure = async (dir: string, size: number) => {
+    const typed = () => `h${Math.floor(Math.random() * size)}.index.test`.slice(0, 1 + Math.floor(Math.random() * 6));
+    const config = loadConfig({ ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent', ANON_READS_PER_MINUTE: '10000000', BASE_URL: 'http://localhost:3000' });
+    const store = await createRepo(config);
+    const queryTimes: number[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const prefix = typed();
+      const t0 = performance.now();
+      await store.hostsByPrefix(prefix);
+      queryTimes.push(performance.now() - t0);
+    }
+    const server = createApp({ config, store, log: pino({ level: 'silent' }) }).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const requestTimes: number[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'readiness://reports/{host}' }, argument: { name: 'host', value: typed() } } });
+      const t0 = performance.now();
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await res.arrayBuffer();
+      if (i >= 100) requestTimes.push(performance.now() - t0); // the first 100 warm up
+    }
+    await new Promise((resolve) => server.close(resolve));
+    await store.close();
+    return { query: median(queryTimes), request: median(requestTimes) };
+  };
+  const small = await measure(smallDir, 1000);
+  const large = await measure(INDEX_DIR, INDEX_SIZE);
+  return { size: INDEX_SIZE, small, large, queryRatio: large.query / small.query, requestRatio: large.request / small.request };
+}
+
+function report(
+  rows: Row[],
+  scan: Awaited<ReturnType<typeof scanTiming>>,
+  index: Awaited<ReturnType<typeof indexTiming>>,
+  completion: Awaited<ReturnType<typeof completionTiming>>,
+) {
   const pad = (s: string | number, n: number) => String(s).padEnd(n);
   const lines = [
     `${pad('scenario', 42)}${pad('req/s', 9)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('errors', 8)}${pad('ratio', 7)}target`,
@@ -233,11 +318,13 @@ function report(rows: Row[], scan: Awaited<ReturnType<typeof scanTiming>>, index
     `rank window on ${index.size.toLocaleString('en')} stores: median ${index.rankWindow.median.toFixed(3)} ms, p99 ${index.rankWindow.p99.toFixed(3)} ms (target < 1 ms)`,
     `store count (whole index / one vertical) on ${index.size.toLocaleString('en')} stores: median ${index.count.median.toFixed(3)} ms, p99 ${index.count.p99.toFixed(3)} ms`,
     `bulk read of 100 hosts on ${index.size.toLocaleString('en')} stores: median ${index.bulk100.median.toFixed(3)} ms, p99 ${index.bulk100.p99.toFixed(3)} ms`,
+    `MCP completion/complete of a host on ${completion.size.toLocaleString('en')} stores: median ${completion.large.request.toFixed(3)} ms, on 1,000: ${completion.small.request.toFixed(3)} ms, ratio ${completion.requestRatio.toFixed(2)} (target ≤ 3×)`,
+    `  its store query (hostsByPrefix): median ${completion.large.query.toFixed(3)} ms on ${completion.size.toLocaleString('en')}, ${completion.small.query.toFixed(3)} ms on 1,000, ratio ${completion.queryRatio.toFixed(2)}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync('bench', { recursive: true });
   const { result: _omit, ...scanFigures } = scan;
-  writeFileSync('bench/results.json', JSON.stringify({ at: new Date().toISOString(), durationSeconds: DURATION, warmupSeconds: WARMUP, rows, scan: scanFigures, index }, null, 2));
+  writeFileSync('bench/results.json', JSON.stringify({ at: new Date().toISOString(), durationSeconds: DURATION, warmupSeconds: WARMUP, rows, scan: scanFigures, index, completion }, null, 2));
 }
 
 async function startChild(args: string[], env: NodeJS.ProcessEnv): Promise<string> {

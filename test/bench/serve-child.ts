@@ -1,10 +1,12 @@
 // A benchmark target in its own process (so the load generator does not share its event loop):
 // `app <dataDir>` runs the service on that store; `floor <bodyFile>` a bare node:http server answering the
-// same bytes for every request — the ratio denominator. Prints {"url"} on stdout once listening.
+// same bytes for every request; `express-floor <routesFile>` bare express routes, each answering fixed bytes
+// (routes file: [{ method, path, type, file }]) — the ratio denominators. Prints {"url"} on stdout once listening.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
+import express from 'express';
 import { createApp } from '../../server/app.js';
 import { loadConfig } from '../../lib/config.js';
 import { createRepo } from '../../store/index.js';
@@ -18,6 +20,16 @@ if (mode === 'floor') {
     res.end(body);
   });
   server.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
+} else if (mode === 'express-floor') {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const routes = JSON.parse(readFileSync(arg, 'utf8')) as { method: 'get' | 'post'; path: string; type: string; file: string }[];
+  for (const route of routes) {
+    const body = readFileSync(route.file);
+    app[route.method](route.path, (_req, res) => void res.type(route.type).send(body));
+  }
+  const server = app.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
 } else {
   const config = loadConfig({ ...process.env, DATA_DIR: arg, PORT: '0', LOG_LEVEL: 'silent' });
   const store = await createRepo(config);

@@ -88,6 +88,7 @@ export const EVERY_METHOD: Record<Exclude<keyof StoreRepo, 'init' | 'close'>, (r
   rankWindow: (r) => r.rankWindow('a.example', { asIf: { score: 50, grade: 'D' } }),
   topStores: (r) => r.topStores({ limit: 10, offset: 5 }),
   countStores: (r) => Promise.all([r.countStores(), r.countStores('food')]),
+  hostsByPrefix: (r) => r.hostsByPrefix('a'),
   setDelisted: (r) => r.setDelisted('a.example', true),
   isDelisted: (r) => r.isDelisted('a.example'),
   putApiKey: (r) => r.putApiKey({ id: 'key_x', keyHash: 'c'.repeat(64), owner: 'o', plan: 'pro', createdAt: new Date(T0), revokedAt: null }),

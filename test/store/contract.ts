@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LatestEntry, RankRow, RankWindow, ScanRecord, StoreRepo } from '../../store/repo.js';
+import { HOST_PREFIX_MAX } from '../../store/repo.js';
 import { runConcurrencyCases } from './contract-concurrency.js';
 import type { SiblingHook } from './contract-concurrency.js';
 
@@ -245,6 +246,30 @@ export function runStoreRepoContract(
       const many = Array.from({ length: 100 }, (_, i) => `bulk${i}.example`);
       for (const host of many.slice(0, 30)) await save(repo, host, { score: 5 });
       assert.equal((await repo.latestByHosts(many)).size, 30);
+    }));
+
+    it('hostsByPrefix: hosts of a prefix range, best score first, delisted left out, at most 100', withRepo(async (repo) => {
+      for (const [host, score] of [['shop.example', 40], ['shoes.example', 90], ['shore.example', 90], ['shop2.example', 60], ['show.test', 10], ['sh', 5], ['ashop.example', 99]] as const) {
+        await save(repo, host, { score });
+      }
+      assert.deepEqual(await repo.hostsByPrefix('sho'), ['shoes.example', 'shore.example', 'shop2.example', 'shop.example', 'show.test']);
+      assert.deepEqual(await repo.hostsByPrefix('shop'), ['shop2.example', 'shop.example']);
+      assert.deepEqual(await repo.hostsByPrefix('shop.example'), ['shop.example']); // the whole host is its own prefix
+      assert.deepEqual(await repo.hostsByPrefix('sho', 2), ['shoes.example', 'shore.example']);
+      assert.deepEqual(await repo.hostsByPrefix('sho', 0), []);
+      assert.deepEqual(await repo.hostsByPrefix('x'), []);
+      assert.deepEqual(await repo.hostsByPrefix('{"$gt":""}'), []);
+      assert.deepEqual(await repo.hostsByPrefix('.*'), []); // a prefix, never a pattern
+      await repo.setDelisted('shoes.example', true);
+      assert.deepEqual(await repo.hostsByPrefix('sho'), ['shore.example', 'shop2.example', 'shop.example', 'show.test']);
+      await repo.setDelisted('shoes.example', false);
+      assert.equal((await repo.hostsByPrefix('sho'))[0], 'shoes.example');
+      assert.equal((await repo.hostsByPrefix('')).length, 7);
+
+      for (let i = 0; i < 120; i++) await save(repo, `bulk${String(i).padStart(3, '0')}.example`, { score: i % 50 });
+      const bulk = await repo.hostsByPrefix('bulk', 500);
+      assert.equal(bulk.length, HOST_PREFIX_MAX);
+      assert.deepEqual(bulk.slice(0, 3), ['bulk049.example', 'bulk099.example', 'bulk048.example']);
     }));
 
     it('rankWindow at the top, middle, bottom and in ties', withRepo(async (repo) => {

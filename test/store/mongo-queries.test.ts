@@ -8,6 +8,7 @@ import type { AnyObject } from 'mingo/types';
 import * as Q from '../../store/mongo-queries.js';
 import type { BandDoc, BucketDoc, LatestDoc, SortSpec, UsageDoc } from '../../store/mongo-queries.js';
 import type { ScanRecord } from '../../store/repo.js';
+import { HOST_PREFIX_WINDOW } from '../../store/repo.js';
 
 type Docs = AnyObject[];
 // Our document interfaces have no index signature; mingo only needs plain objects.
@@ -423,5 +424,21 @@ describe('mongo-queries: keys, scans and delisting', () => {
         assert.ok(!indexes.some((i) => i.name === obsolete), `${obsolete} is not created again`);
       }
     }
+  });
+  it('completes host names: an anchored _id range in host order, cut at the window, then best score first', () => {
+    const run = (docs: object[], prefix: string, limit = 100): string[] =>
+      new Aggregator(Q.hostsByPrefixPipeline(prefix, limit) as AnyObject[]).run(asDocs(docs)).map((d) => d._id as string);
+    const docs = [latest('shop.example', 40), latest('shoes.example', 90), latest('shore.example', 90), latest('ashop.example', 99), latest('sh', 5)];
+    assert.deepEqual(run(docs, 'sho'), ['shoes.example', 'shore.example', 'shop.example']);
+    assert.deepEqual(run(docs, 'sho', 1), ['shoes.example']);
+    assert.deepEqual(run(docs, ''), ['ashop.example', 'shoes.example', 'shore.example', 'shop.example', 'sh']);
+    for (const hostile of ['.*', '^s', '{"$gt":""}', '$where']) assert.deepEqual(run(docs, hostile), [], hostile);
+    // The first stage is a range on _id only: the host index answers it, never a scan.
+    const match = Q.hostsByPrefixPipeline('sho', 10)[0].$match as AnyObject;
+    assert.deepEqual(Object.keys(match), ['_id']);
+    // More hosts than the window: only the first HOST_PREFIX_WINDOW in host order are ranked.
+    const many = Array.from({ length: HOST_PREFIX_WINDOW + 5 }, (_, i) => latest(`h${String(i).padStart(5, '0')}.example`, i >= HOST_PREFIX_WINDOW ? 100 : 1));
+    assert.ok(!run(many, 'h').some((h) => h >= `h${String(HOST_PREFIX_WINDOW).padStart(5, '0')}`));
+    assert.equal(run(many, 'h').length, 100);
   });
 });

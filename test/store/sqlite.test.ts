@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createRepo } from '../../store/index.js';
-import { SqliteRepo } from '../../store/sqlite.js';
+import Database from 'better-sqlite3';
+import { HOSTS_BY_PREFIX_SQL, SqliteRepo } from '../../store/sqlite.js';
 import { runStoreRepoContract } from './contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
@@ -83,5 +84,25 @@ describe('SqliteRepo persistence', () => {
     const repo = new SqliteRepo(':memory:');
     await assert.rejects(repo.getScan(1), /init\(\)/);
     await repo.close();
+  });
+});
+
+describe('SqliteRepo host completion', () => {
+  it('reads a range of the host key, never the whole table', async () => {
+    const file = join(dir, 'plan.db');
+    const repo = new SqliteRepo(file);
+    await repo.init();
+    await repo.close();
+    const db = new Database(file, { readonly: true });
+    try {
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${HOSTS_BY_PREFIX_SQL}`)
+        .all('sho', 'sho\uffff', 1000, 100) as { detail: string }[];
+      const details = plan.map((row) => row.detail).join('\n');
+      assert.match(details, /SEARCH latest USING PRIMARY KEY \(host>\? AND host<\?\)/);
+      assert.doesNotMatch(details, /SCAN latest/);
+    } finally {
+      db.close();
+    }
   });
 });

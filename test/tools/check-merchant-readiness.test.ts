@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { checkMerchantReadiness } from '../../tools/check-merchant-readiness.js';
 import { ReadinessSummary } from '../../schemas/readiness.js';
 import { AppError } from '../../lib/errors.js';
-import { fakeReport, saveFakeScan } from '../helpers/scans.js';
+import { fakeReport, saveFakeScan, saveReport } from '../helpers/scans.js';
 import { toolContextForTest } from '../helpers/tool-context.js';
 
 async function setup(t: { after(fn: () => unknown): void }) {
@@ -108,4 +108,24 @@ test('declared for MCP and function calling, read-only and closed-world', () => 
   assert.deepEqual(checkMerchantReadiness.expose, ['mcp', 'functions']);
   assert.deepEqual(checkMerchantReadiness.annotations, { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false });
   assert.doesNotMatch(checkMerchantReadiness.description, /\bhost\b.*\(string/i);
+});
+
+test('a scan\'s protocols are read from its report once; a new scan of the store is read afresh', async (t) => {
+  const { store, call } = await setup(t);
+  let reads = 0;
+  const getScan = store.getScan.bind(store) as (id: number) => ReturnType<typeof store.getScan>;
+  store.getScan = (async (id: number) => {
+    reads++;
+    return getScan(id);
+  }) as typeof store.getScan;
+  const first = await saveFakeScan(store, { host: 'shop.test', score: 60 });
+  assert.deepEqual((await call('shop.test')).protocols, first.protocols);
+  assert.deepEqual((await call('https://www.shop.test')).protocols, first.protocols);
+  assert.equal(reads, 1);
+  const id = await store.allocateScanId();
+  const base = fakeReport(id, { host: 'shop.test', score: 70, createdAt: new Date(Date.now() + 1000) });
+  const second = { ...base, protocols: { ...base.protocols, llms_txt: false, mcp: true } };
+  await saveReport(store, second);
+  assert.deepEqual((await call('shop.test')).protocols, second.protocols);
+  assert.equal(reads, 2);
 });

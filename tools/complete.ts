@@ -1,0 +1,32 @@
+// Completion values for prompt and resource-template arguments: host names of the readiness index by prefix (one
+// bounded range read of the store), or the store categories.
+import { VERTICALS } from '../schemas/params.js';
+import type { StoreRepo } from '../store/repo.js';
+import type { Completion } from './resources/resource.js';
+
+/** What was typed, as the start of a host in index form: lower case, no scheme, no leading www. */
+function hostPrefix(typed: string): string | null {
+  const prefix = typed.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/^www\./, '');
+  return prefix.length <= 253 && /^[a-z0-9.:-]*$/.test(prefix) ? prefix : null;
+}
+
+async function completeHost(store: StoreRepo, typed: string): Promise<string[]> {
+  const prefix = hostPrefix(typed);
+  return prefix === null ? [] : store.hostsByPrefix(prefix);
+}
+
+/** The last entry of a comma-separated list is completed; the entries before it are kept as typed. */
+async function completeHostList(store: StoreRepo, typed: string): Promise<string[]> {
+  const cut = typed.lastIndexOf(',') + 1;
+  const head = cut > 0 ? `${typed.slice(0, cut).trimEnd()} ` : '';
+  const done = new Set(typed.slice(0, cut).split(',').map((h) => h.trim().toLowerCase()));
+  return (await completeHost(store, typed.slice(cut))).filter((h) => !done.has(h)).map((h) => `${head}${h}`);
+}
+
+const completeVertical = (typed: string): string[] => VERTICALS.filter((v) => v.startsWith(typed.trim().toLowerCase()));
+
+export function complete(kind: Completion, store: StoreRepo, typed: string): Promise<string[]> | string[] {
+  if (kind === 'host') return completeHost(store, typed);
+  if (kind === 'hosts') return completeHostList(store, typed);
+  return completeVertical(typed);
+}
