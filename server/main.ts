@@ -18,6 +18,10 @@ export interface Running {
 export async function serve(config: Config): Promise<Running> {
   const log = createLogger(config.LOG_LEVEL);
   const store = await createRepo(config);
+  // The page parsers load on a worker thread before the server listens, so the first scans do not wait for them
+  // (a thread that fails to start is logged, and pages are then read in the main thread).
+  reportPagePoolErrors((err) => log.warn({ err }, 'page parser thread failed; reading in the main thread meanwhile'));
+  await warmPagePool();
   const app = createApp({ config, store, log });
   const server = app.listen(config.PORT, config.HOST);
   Object.assign(server, { connectionsCheckingInterval: 1_000 }); // read on 'listening': enforce the timeouts below every 1 s, not Node's 30 s (R8)
@@ -34,9 +38,6 @@ export async function serve(config: Config): Promise<Running> {
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   log.info({ url, store: config.MONGODB_URI ? 'mongodb' : 'sqlite', baseUrl: config.BASE_URL }, 'store-readiness listening');
-  // Load the page parsers on a worker thread now rather than during the first scan.
-  reportPagePoolErrors((err) => log.warn({ err }, 'page parser thread failed; reading in the main thread meanwhile'));
-  void warmPagePool();
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

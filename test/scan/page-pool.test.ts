@@ -52,6 +52,7 @@ test('a heavy parse on the pool leaves the event loop free; the same parse in li
   };
   const inline = await lag(() => readInline(task));
   const pooled = await lag(() => readInPool(task));
-  // Ratio in the same run (house rule): the in-line parse holds the loop for the whole parse.
-  assert.ok(pooled * 3 < inline, `event-loop delay: pool ${pooled.toFixed(0)} ms, in line ${inline.toFixed(0)} ms`);
+  // Ratio in the same run (house rule): the in-line parse holds the loop for the whole parse; on the pool only
+  // copying the page out and its facts back does.
+  assert.ok(pooled * 2 < inline, `event-loop delay: pool ${pooled.toFixed(0)} ms, in line ${inline.toFixed(0)} ms`);
 });
