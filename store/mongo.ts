@@ -4,6 +4,8 @@
 import { MongoClient, MongoServerError } from 'mongodb';
 import type { Collection, Db } from 'mongodb';
 import * as Q from './mongo-queries.js';
+import { MongoMonitoring } from './mongo-monitoring.js';
+import { scanOutboxField } from './mongo-monitoring-queries.js';
 import type { ApiKeyDoc, CounterDoc, DelistedDoc, LatestDoc, ScanDoc, UsageDoc } from './mongo-queries.js';
 import type {
   ApiKeyRecord,
@@ -85,6 +87,7 @@ export class MongoRepo implements StoreRepo {
   private readonly apiKeys: Collection<ApiKeyDoc>;
   private readonly usage: Collection<UsageDoc>;
   private readonly counters: Collection<CounterDoc>;
+  readonly monitoring: MongoMonitoring;
 
   constructor(uri: string, dbName: string) {
     this.client = new MongoClient(uri, { serverSelectionTimeoutMS: 2500 });
@@ -95,6 +98,7 @@ export class MongoRepo implements StoreRepo {
     this.apiKeys = this.db.collection<ApiKeyDoc>('api_keys');
     this.usage = this.db.collection<UsageDoc>('usage');
     this.counters = this.db.collection<CounterDoc>('counters');
+    this.monitoring = new MongoMonitoring(this.db, (host) => this.isDelisted(host));
   }
 
   async init(): Promise<void> {
@@ -104,6 +108,7 @@ export class MongoRepo implements StoreRepo {
       this.latest.createIndexes(Q.INDEXES.latest),
       this.apiKeys.createIndexes(Q.INDEXES.api_keys),
       this.usage.createIndexes(Q.INDEXES.usage),
+      this.monitoring.init(),
     ]);
   }
 
@@ -137,7 +142,7 @@ export class MongoRepo implements StoreRepo {
   }
 
   async saveScan(scan: ScanRecord): Promise<void> {
-    await this.scans.insertOne(Q.scanToDoc(scan));
+    await this.scans.insertOne({ ...Q.scanToDoc(scan), ...scanOutboxField(scan.events) }); // events: same document write
     if (await this.isDelisted(scan.host)) return;
     await this.upsertLatest(scan);
     // No transaction spans both collections: a delist that slipped in between must still win.

@@ -1,6 +1,8 @@
 // The one storage interface of the service (design/storage.md). Adapters: SQLite (embedded default) and MongoDB.
 // Async throughout, even for synchronous SQLite, so both adapters fit. Knows nothing of HTTP or scanning.
 
+import type { MonitoringRepo } from './monitoring-repo.js';
+
 export interface NewScan {
   host: string; // normalised host identity (lower case, no leading www., port when not default)
   vertical: string | null;
@@ -12,6 +14,8 @@ export interface NewScan {
   createdAt: Date;
   ownerKeyId: string | null; // the Pro key that ran the scan, if any
   report: unknown; // the full ScanResult JSON, exactly as answered
+  /** Queue the scan's webhook events in the same store step as the scan (store/monitoring-repo.ts). */
+  events?: boolean;
 }
 
 export interface ScanRecord extends NewScan {
@@ -76,6 +80,7 @@ export interface ApiKeyRecord {
 }
 
 export interface StoreRepo {
+  readonly monitoring: MonitoringRepo; // history, ownership, monitors, webhooks
   init(): Promise<void>; // idempotent schema and indexes
   close(): Promise<void>;
   ping(): Promise<void>; // throws when the store cannot be reached

@@ -16,6 +16,7 @@ import type {
   StoreRepo,
   TopStoresOptions,
 } from './repo.js';
+import { SqliteMonitoring } from './sqlite-monitoring.js';
 
 interface ScanRow {
   id: number;
@@ -234,6 +235,7 @@ export class SqliteRepo implements StoreRepo {
   private tx: ReturnType<SqliteRepo['makeTransactions']> | null = null;
   private readonly pingStmt: Database.Statement<[], unknown>;
   private readonly topCache = new Map<string, TopStmts>();
+  readonly monitoring: SqliteMonitoring;
 
   constructor(filePath: string) {
     if (filePath !== ':memory:' && !filePath.startsWith('file:')) mkdirSync(dirname(filePath), { recursive: true });
@@ -244,11 +246,13 @@ export class SqliteRepo implements StoreRepo {
     // store that stays busy answer 503 instead.
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.pingStmt = this.db.prepare('SELECT 1');
+    this.monitoring = new SqliteMonitoring(this.db);
   }
 
   async init(): Promise<void> {
     if (this.stmts) return;
     this.db.exec(SCHEMA);
+    this.monitoring.init();
     this.stmts = this.prepareAll();
     this.tx = this.makeTransactions();
   }
@@ -424,9 +428,10 @@ export class SqliteRepo implements StoreRepo {
     this.bucketAdd(next.score, next.vertical, 1);
   }
 
-  private readonly saveTx = (row: ScanRow): void => {
+  private readonly saveTx = (row: ScanRow, events: boolean): void => {
     const q = this.q;
     q.insertScan.run(row);
+    if (events) this.monitoring.enqueueScanEvent(row.id, row.host, row.created_at);
     if (q.isDelisted.get(row.host) !== undefined) return;
     const prev = q.latestByHost.get(row.host);
     // Newest wins; scans of one instant are ordered by id, the order a relist rebuilds them in.
@@ -456,7 +461,7 @@ export class SqliteRepo implements StoreRepo {
       owner_key_id: scan.ownerKeyId,
       report: JSON.stringify(scan.report) ?? 'null',
     };
-    this.t.save(row);
+    this.t.save(row, scan.events === true);
   }
 
   async getScan(id: number): Promise<ScanRecord | null>;

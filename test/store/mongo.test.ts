@@ -5,6 +5,7 @@ import { after } from 'node:test';
 import { MongoClient } from 'mongodb';
 import { MongoRepo } from '../../store/mongo.js';
 import { runStoreRepoContract } from './contract.js';
+import { runMonitoringContract } from './monitoring-contract.js';
 
 const uri = process.env.MONGODB_URI;
 const dbNames: string[] = [];
@@ -30,4 +31,25 @@ runStoreRepoContract(
     return repo;
   },
   { skip: !uri && 'MONGODB_URI not set' },
+);
+
+const dbOf = new WeakMap<object, string>();
+runMonitoringContract(
+  'MongoRepo',
+  async () => {
+    const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    dbNames.push(name);
+    const repo = new MongoRepo(uri!, name);
+    await repo.init();
+    dbOf.set(repo, name);
+    return repo;
+  },
+  {
+    skip: !uri && 'MONGODB_URI not set',
+    twinOf: async (repo) => {
+      const twin = new MongoRepo(uri!, dbOf.get(repo)!);
+      await twin.init();
+      return twin;
+    },
+  },
 );

@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { createRepo } from '../../store/index.js';
 import { SqliteRepo } from '../../store/sqlite.js';
 import { runStoreRepoContract } from './contract.js';
+import { runMonitoringContract } from './monitoring-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,6 +24,31 @@ runStoreRepoContract('SqliteRepo (file)', async () => {
   await repo.init();
   return repo;
 });
+
+runMonitoringContract('SqliteRepo (:memory:)', async () => {
+  const repo = new SqliteRepo(':memory:');
+  await repo.init();
+  return repo;
+});
+
+const fileOf = new WeakMap<object, string>();
+runMonitoringContract(
+  'SqliteRepo (file)',
+  async () => {
+    const file = join(dir, `monitoring-${++files}.db`);
+    const repo = new SqliteRepo(file);
+    await repo.init();
+    fileOf.set(repo, file);
+    return repo;
+  },
+  {
+    twinOf: async (repo) => {
+      const twin = new SqliteRepo(fileOf.get(repo)!);
+      await twin.init();
+      return twin;
+    },
+  },
+);
 
 describe('SqliteRepo persistence', () => {
   it('keeps scans, latest, ranks, keys, usage, delisting and the id counter across a reopen', async () => {
