@@ -96,6 +96,7 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     createdAt: new Date(audit.scanned_at),
     ownerKeyId: ctx.caller.keyId,
     report: result,
+    events: true, // webhook events of the hosts' verified owners, queued in the same store step
   });
   return result;
 }
