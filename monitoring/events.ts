@@ -2,11 +2,10 @@
 // carries the same data; its type says which change it announces. Message ids are derived from the scan and the
 // type, so computing them twice (a fan-out retried after a crash) gives the same webhook-id.
 import type { ScanRecord } from '../store/repo.js';
+import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../schemas/webhook-event.js';
 import { diffReports, isRegression, type CheckChange } from './history.js';
 
-export const EVENT_TYPES = ['scan.completed', 'score.changed', 'grade.changed', 'check.regressed', 'agent_ready.changed'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-export const TEST_EVENT_TYPE = 'webhook.test';
+export { EVENT_TYPES, TEST_EVENT_TYPE, type EventType };
 
 /** Body sizes stay far below the 20 KB receivers are told to expect: a scan has about 40 checks. */
 const MAX_CHANGED_CHECKS = 60;

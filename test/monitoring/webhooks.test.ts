@@ -13,6 +13,7 @@ import { claimHost, verifyHost } from '../../monitoring/ownership.js';
 import { secretBox } from '../../monitoring/secrets.js';
 import type { SendMail } from '../../monitoring/worker.js';
 import { createMonitoring } from '../../server/monitoring.js';
+import { ScanEventData, WebhookBody } from '../../schemas/webhook-event.js';
 import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
 import { call, startApp } from '../helpers/start-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -90,6 +91,8 @@ test('a changed store rescanned gives scan.completed, score.changed and check.re
     assert.equal(r.signature.split(' ').length, 1);
     assert.ok(Buffer.byteLength(r.body) < 20_000);
     assert.equal(r.headers['content-type'], 'application/json');
+    assert.equal(WebhookBody.safeParse(r.json).success, true, 'the documented body shape');
+    assert.equal(ScanEventData.safeParse(r.json?.data).success, true, 'the documented data shape');
   }
   assert.equal(new Set(s.receiver.received.map((r) => r.id)).size, s.receiver.received.length, 'one webhook-id per message');
   const regressed = events.find((r) => r.json?.type === 'check.regressed')!.json!;
