@@ -1,4 +1,4 @@
-// Every environment variable of the service, validated once by one zod schema (design/config.md).
+// Every environment variable of the service, validated once by one zod schema (README.md "Configuration").
 // An empty value counts as unset; a bad value stops start-up with a message naming the variable.
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-// One error type for the whole service, its HTTP status table, and the JSON body of spec §2 "Error".
+// One error type for the whole service, its HTTP status table, and the JSON error body of the API.
 // Handlers throw AppError; the edges (REST middleware, MCP adapter) translate it. Nothing else decides a status.
 
 export type NextAction = {

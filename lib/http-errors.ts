@@ -1,7 +1,8 @@
-// Translates every error into the spec's JSON shape (§2 Error, §7): AppError as is, body-parser failures as
+// Translates every error into the API's JSON error body: AppError as is, body-parser failures as
 // INVALID_BODY / PAYLOAD_TOO_LARGE, anything else as a generic 500 whose stack stays in the log.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from './errors.js';
+import { isStoreUnavailable } from './store-failure.js';
 
 export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
@@ -13,17 +14,11 @@ export function toAppError(err: unknown): AppError | null {
   if (e?.type === 'request.aborted') return new AppError('INVALID_BODY', 'The request body was not sent completely.');
   if (e?.name === 'URIError') return new AppError('INVALID_PARAMS', 'The path is not valid percent-encoded UTF-8.');
   if (/^(Z_[A-Z_]+|ERR__ERROR_[A-Z0-9_]+)$/.test(e?.code ?? '')) return new AppError('INVALID_BODY', 'The request body could not be decoded as its Content-Encoding says.');
-  if (isStoreFailure(e))
+  if (isStoreUnavailable(err))
     return new AppError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Please retry shortly.', undefined, {
       'Retry-After': '5',
     });
   return null;
-}
-
-/** The database is down, read-only, full or busy: a 503 the caller may retry, not a 500. */
-function isStoreFailure(e: { name?: string; code?: string }): boolean {
-  if (typeof e?.code === 'string' && /^SQLITE_(BUSY|LOCKED|READONLY|FULL|IOERR|CANTOPEN|CORRUPT|NOTADB|PROTOCOL)/.test(e.code)) return true;
-  return typeof e?.name === 'string' && /^Mongo(ServerSelection|Network|NotConnected|TopologyClosed|PoolCleared)/.test(e.name);
 }
 
 export function sendError(res: Parameters<RequestHandler>[1], err: AppError): void {
@@ -46,7 +41,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   sendError(res, new AppError('INTERNAL_ERROR', GENERIC_INTERNAL_MESSAGE));
 };
 
-/** Unknown paths under /api answer JSON 404 (spec §7.1), never an HTML page. */
+/** Unknown paths under /api answer JSON 404, never an HTML page. */
 export const apiNotFound: RequestHandler = (req, _res, next) => {
   next(new AppError('NOT_FOUND', `No endpoint at ${req.method} ${req.originalUrl.split('?')[0].slice(0, 200)}. See GET /api/v1 for the list.`, {
     method: 'GET',

@@ -4,7 +4,7 @@
 
 export const MCP_PATH = '/mcp';
 export const MCP_BODY_LIMIT_BYTES = 64 * 1024;
-/** Spec §9.2 announces breaking changes "in the site summary file and the changelog". */
+/** Breaking changes are announced in llms.txt and the changelog (docs/decisions.md "API"). */
 export const CHANGELOG_PATH = '/changelog.md';
 export const FUNCTION_DEFS_PATHS = ['/api/v1/tools.json', '/api/tools.json'];
 

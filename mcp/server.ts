@@ -1,7 +1,7 @@
-// POST /mcp: the MCP server (spec §4 "MCP endpoint"), stateless Streamable HTTP with JSON answers. Per request a
-// fresh McpServer + transport (a shared server breaks under overlapping requests); the JSON-schema validator is
-// shared (≈1.7× req/s). This file is the ONE adapter from tool declarations to the SDK: every tool with
-// expose ∋ 'mcp' goes through registerTools() and wrap(). In front of the SDK sit the guards of design/security.md
+// POST /mcp: the MCP server (docs/architecture.md "An MCP call"), stateless Streamable HTTP with JSON answers. Per
+// request a fresh McpServer + transport (a shared server breaks under overlapping requests); the JSON-schema validator
+// is shared (≈1.7× req/s). This file is the ONE adapter from tool declarations to the SDK: every tool with
+// expose ∋ 'mcp' goes through registerTools() and wrap(). In front of the SDK sit the guards of docs/security.md
 // O5: Origin check, POST only, 64 KiB body, nesting cap, no batches, JSON-RPC errors instead of HTML.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -71,7 +71,7 @@ function originGuard(config: Config): { check: RequestHandler; allowed(origin: s
   return { check, allowed };
 }
 
-// Why: spec §4 promises that a plain JSON-RPC POST with Content-Type application/json works, but SDK 1.x answers
+// Why: the service promises that a plain JSON-RPC POST with Content-Type application/json works, but SDK 1.x answers
 // 406 unless Accept lists both application/json and text/event-stream, even with enableJsonResponse (issue
 // typescript-sdk#1944, fix proposed in typescript-sdk PR #1952). Our transport only ever answers JSON, so adding
 // the media types on the client's behalf changes nothing it receives. Remove once the SDK ships the fix.

@@ -1,6 +1,6 @@
-// GET /badge/{host}.svg: the score badge, drawn by badge-maker from our own latest scan (spec §4 rule 3), never
+// GET /badge/{host}.svg: the score badge, drawn by badge-maker from our own latest scan, never
 // from anything the store sends. Only the label, score and grade reach the SVG; no links, no logo. A path that is
-// not a host name is a 400 JSON error (security.md O2); an unknown or delisted host gets a grey "not scanned".
+// not a host name is a 400 JSON error (docs/security.md O2); an unknown or delisted host gets a grey "not scanned".
 import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { makeBadge } from 'badge-maker';
@@ -39,7 +39,7 @@ export function badgeFor(entry: { score: number; grade: string } | null): Badge 
   return badge;
 }
 
-/** security.md "SVG badge": an SVG opened directly is a document, so it gets a CSP of its own. */
+/** docs/security.md "SVG badge": an SVG opened directly is a document, so it gets a CSP of its own. */
 const BADGE_HEADERS: Record<string, string> = {
   'Content-Type': 'image/svg+xml; charset=utf-8',
   'X-Content-Type-Options': 'nosniff',

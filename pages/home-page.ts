@@ -17,7 +17,7 @@ import { CHANGELOG_PATH } from '../lib/links.js';
 import { MCP_PATH } from '../lib/links.js';
 import type { RankRow } from '../store/repo.js';
 
-/** design/checks.md §6. */
+/** docs/checks.md §6. */
 const GRADE_BANDS: [GradeLetter, string][] = [
   ['A', '85–100'],
   ['B', '70–84'],

@@ -114,7 +114,7 @@ function bold(text: string): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Headers
 
-/** security.md "Output safety": the exact policy of /r/{id}; pages with a form allow posting to ourselves only. */
+/** docs/security.md "Output safety": the exact policy of /r/{id}; pages with a form allow posting to ourselves only. */
 export const PAGE_CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 export const FORM_PAGE_CSP = PAGE_CSP.replace("form-action 'none'", "form-action 'self'");
@@ -257,7 +257,7 @@ export function verticalLabel(id: string): string {
 /** A grade letter we can put in a class name; anything else is shown as "?" in the neutral colour. */
 export const gradeClass = (grade: unknown): string => (GRADES.includes(String(grade)) ? `grade-${grade}` : 'grade-none');
 
-/** design/checks.md §6: what each grade means, in the merchant's words. */
+/** docs/checks.md §6: what each grade means, in the merchant's words. */
 export const GRADE_MEANING: Record<GradeLetter, string> = {
   A: 'Agents can find, understand and buy at this store; at most polish is left.',
   B: 'Solid: agents can shop here, with a few gaps (often agent protocols or policies).',

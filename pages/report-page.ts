@@ -1,6 +1,6 @@
 // GET /r/{scan_id}: the shareable report as server-rendered HTML that needs no JavaScript, or as Markdown for
 // `Accept: text/markdown`. Every string that came from a store (host, URLs, product facts, evidence) is escaped
-// (the `html` tag, or mdText), and store URLs become links only when they are http(s) (security.md O1, "Output
+// (the `html` tag, or mdText), and store URLs become links only when they are http(s) (docs/security.md O1, "Output
 // safety"). Unknown, malformed or delisted ids: 404.
 import type { Request, Response } from 'express';
 import type { Config } from '../lib/config.js';
@@ -32,7 +32,7 @@ type Check = Report['pillars'][number]['checks'][number];
 type Product = Report['products'][number];
 type Neighbor = Report['neighbors'][number];
 
-/** checks.md §5: the hard blocks, in the merchant's words, and the check whose fix lifts the cap. */
+/** docs/checks.md §5: the hard blocks, in the merchant's words, and the check whose fix lifts the cap. */
 const CAP_REASONS: Record<string, { title: string; text: string; check: string }> = {
   H1: {
     title: 'robots.txt blocks the live AI shopping agents',

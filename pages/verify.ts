@@ -1,5 +1,5 @@
-// GET /verify/{host}: 302 to the host's latest public report (spec §4 rule 4). The Location is built only from
-// config.BASE_URL and an integer scan id, so no path can send a visitor off our origin (security.md O3).
+// GET /verify/{host}: 302 to the host's latest public report (302 is the contract). The Location is built only from
+// config.BASE_URL and an integer scan id, so no path can send a visitor off our origin (docs/security.md O3).
 // Unknown or delisted hosts get a 404: an HTML page offering a scan to browsers, the JSON Error to everyone else.
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../lib/config.js';

@@ -1,6 +1,6 @@
-// Deprecation as data (spec §9.3): a route-table row carrying `deprecated` answers with Deprecation (RFC 9745) and
-// Sunset (RFC 8594) headers and a successor-version link; the same row marks OpenAPI, the discovery document and
-// llms.txt. A row whose sunset comes less than 6 months after its deprecation stops the app at start-up.
+// Deprecation as data (docs/decisions.md "API"): a route-table row carrying `deprecated` answers with Deprecation (RFC
+// 9745) and Sunset (RFC 8594) headers and a successor-version link; the same row marks OpenAPI, the discovery document
+// and llms.txt. A row whose sunset comes less than 6 months after its deprecation stops the app at start-up.
 import type { Request, RequestHandler } from 'express';
 import type { Deprecation, RouteDef } from './routes.js';
 import { CHANGELOG_PATH } from '../lib/links.js';

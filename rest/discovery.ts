@@ -1,4 +1,4 @@
-// GET /api/v1: the discovery document (spec §2, §9), generated from the route table plus the few
+// GET /api/v1: the discovery document (version and versioning included), generated from the route table plus the few
 // non-API surfaces (MCP, badge, verify, well-known documents).
 import { ROUTES, type RouteDef } from './routes.js';
 import { API_CATALOG_PATH, CHANGELOG_PATH } from '../lib/links.js';
@@ -40,7 +40,7 @@ export function discoveryDocument(baseUrl: string, routes: RouteDef[] = ROUTES) 
       aliases: ['/api'],
       policy:
         'Breaking changes ship only under a new /vN prefix. A deprecated endpoint keeps working for at least 6 months and answers with Deprecation (RFC 9745) and Sunset (RFC 8594) headers and a successor-version link.',
-      // Spec §9.4: nothing is deprecated at present, so this list is empty until a route row says otherwise.
+      // Nothing is deprecated at present, so this list is empty until a route row says otherwise.
       deprecated: routes.filter((r) => r.deprecated).map((r) => ({ method: r.method.toUpperCase(), path: `/api/v1${r.path}`, ...r.deprecated })),
     },
   };

@@ -1,5 +1,5 @@
-// Pro-key authentication and rate limits (spec §5, §8; design/security.md K1, L1–L3). Counters live in the
-// store, so several instances share them; every response carries the IETF RateLimit headers (draft-8).
+// Pro-key authentication and rate limits (docs/decisions.md "Limits and keys"; docs/security.md K1, L1–L3). Counters
+// live in the store, so several instances share them; every response carries the IETF RateLimit headers (draft-8).
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
@@ -10,7 +10,7 @@ import type { StoreRepo } from '../store/repo.js';
 import type { Caller } from '../tools/tool.js';
 
 export interface Guards {
-  /** Enforces the route's auth mode on the caller found by everyRequest: 401 per spec §5 and decision 5. */
+  /** Enforces the route's auth mode on the caller found by everyRequest: 401 (docs/security.md "Decisions"). */
   auth(mode: 'none' | 'optional' | 'pro'): RequestHandler;
   /** The scan or read limiter for one route: counts the call (design: only a call that starts a scan counts). */
   limit(kind: 'scan' | 'read'): RequestHandler;
@@ -318,7 +318,7 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
   };
 
   const auth = (mode: 'none' | 'optional' | 'pro'): RequestHandler => (_req, res, next) => {
-    // Decision 5 of design/security.md: a bad key is a 401 everywhere on the API, never a silent fall-back.
+    // docs/security.md "Decisions": a bad key is a 401 everywhere on the API, never a silent fall-back.
     if (res.locals.authError) return next(unauthorized('The API key is invalid or revoked.', true));
     if (mode === 'pro' && callerOf(res).kind !== 'pro') {
       return next(unauthorized('This endpoint needs a Pro API key: send Authorization: Bearer <API_KEY>.', false));

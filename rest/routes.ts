@@ -1,4 +1,4 @@
-// The REST endpoint table (spec §4): each row names its tool, how to read its arguments from the request,
+// The REST endpoint table: each row names its tool, how to read its arguments from the request,
 // its auth and limiter, and the errors it may answer. Mounted on /api/v1 and on the /api alias; OpenAPI and
 // the discovery document are generated from the same rows.
 import type { Request, Response } from 'express';
@@ -22,18 +22,18 @@ export interface RouteDef {
   args(req: Request): unknown;
   onInvalid?(issues: z.core.$ZodIssue[]): AppError;
   bodyLimit?: string; // JSON body size cap for POST rows
-  /** Sends a non-JSON answer (brief.md); JSON otherwise. */
+  /** Sends a non-JSON answer (the Markdown agent brief); JSON otherwise. */
   send?(res: Response, data: unknown): void;
   produces?: string; // media type of the 200 answer, for OpenAPI
   /** Response headers to document in OpenAPI, e.g. Idempotency-Key. */
   echoesHeaders?: string[];
-  /** Set when the endpoint is deprecated (spec §9.3): headers, OpenAPI, discovery and llms.txt follow from it. */
+  /** Set when the endpoint is deprecated (docs/decisions.md "API"): headers, OpenAPI, discovery, llms.txt follow. */
   deprecated?: Deprecation;
 }
 
 export interface Deprecation {
   since: string; // YYYY-MM-DD, the day it was deprecated
-  sunset: string; // YYYY-MM-DD, the removal date: at least 6 months after `since` (spec §9.3)
+  sunset: string; // YYYY-MM-DD, the removal date: at least 6 months after `since`
   /** Service path of the replacement, e.g. "/api/v2/scan"; {param} placeholders are filled from the request. */
   successor: string;
 }
@@ -121,17 +121,17 @@ export const ROUTES: RouteDef[] = [
     tool: readReports,
     auth: 'pro',
     limit: 'read',
-    // 100 hosts of 253 characters are about 26 KB; a 64 KiB body is refused with 413 (security.md O8).
+    // 100 hosts of 253 characters are about 26 KB; a 64 KiB body is refused with 413 (docs/security.md O8).
     bodyLimit: '32kb',
     errors: ['INVALID_BODY', 'UNAUTHORIZED'],
     echoesHeaders: ['Idempotency-Key'],
     args(req) {
-      idempotencyKey(req.headersDistinct['idempotency-key']); // refused before any work (security.md O4)
+      idempotencyKey(req.headersDistinct['idempotency-key']); // refused before any work (docs/security.md O4)
       return reportsBody(req.body);
     },
     onInvalid: invalidReportsBody,
     send(res, data) {
-      const key = idempotencyKey(res.req.headersDistinct['idempotency-key']); // spec §4 rule 5: echoed as sent
+      const key = idempotencyKey(res.req.headersDistinct['idempotency-key']); // echoed as sent
       if (key !== undefined) res.setHeader('Idempotency-Key', key);
       res.json(data);
     },

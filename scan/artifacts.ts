@@ -1,4 +1,4 @@
-// The typed record every check reads (design/architecture.md "Artifacts"). gather.ts fills it once per scan:
+// The typed record every check reads (docs/architecture.md "Artifacts"). gather.ts fills it once per scan:
 // each fetched resource is ok or carries its reason, and derived facts (parsed pages, products, robots) are
 // computed here once so that checks stay pure and cheap.
 

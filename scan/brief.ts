@@ -1,4 +1,4 @@
-// The agent brief (spec §4 GET /scan/{scan_id}/brief.md): one stored ScanResult → one markdown file a coding
+// The agent brief (GET /api/v1/scan/{scan_id}/brief.md): one stored ScanResult → one markdown file a coding
 // agent can act on: the fixes in order as numbered steps, paste-ready artifacts built from what the scan saw,
 // and the verify loop. Pure: no I/O, no clock. Store text is data: it only ever appears inside code spans,
 // code fences or escaped link text, so it cannot add headings, links, HTML or instructions of its own.

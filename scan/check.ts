@@ -1,4 +1,4 @@
-// What a check is (design/architecture.md "What a check file contains"): a declaration plus a pure run().
+// What a check is (docs/architecture.md "Add a check"): a declaration plus a pure run().
 // run() gets the scan's artifacts and returns a status with evidence; no network, clock or randomness inside.
 import type { Artifacts } from './artifacts.js';
 import type { PillarId } from './pillars.js';
@@ -14,7 +14,7 @@ export interface CheckOutcome {
 export interface CheckDef {
   id: string; // equals the file name
   pillar: PillarId;
-  order: number; // position inside its pillar (design/checks.md table order); ties in top_fixes follow it
+  order: number; // position inside its pillar (docs/checks.md table order); ties in top_fixes follow it
   points: number; // max points
   partialPoints: number; // points for a partial result (0 when partial is not possible)
   label: string; // short name shown in reports ("Valid robots.txt")
@@ -22,7 +22,7 @@ export interface CheckDef {
   failureTitle: string; // the failing state; also the fix title
   why: string; // why a shopping agent cares
   how: string; // the imperative fix, becomes top_fixes[].how
-  hardBlock?: 'H1' | 'H2' | 'H3'; // a failure caps the score (checks.md §5)
+  hardBlock?: 'H1' | 'H2' | 'H3'; // a failure caps the score (docs/checks.md §5)
   run(artifacts: Artifacts): CheckOutcome;
 }
 

@@ -1,13 +1,13 @@
-// Where the product pages are (design/checks.md §2 "PDP discovery order") and which platform runs the store.
+// Where the product pages are (docs/checks.md §2 "PDP discovery order") and which platform runs the store.
 // Pure functions over already-parsed pages; gather.ts decides what to fetch. Also the politeness filter: the
-// scanner never requests cart, checkout or account paths (§1.6).
+// scanner never requests cart, checkout or account paths (docs/checks.md §1, rule 6).
 import type { Artifacts, Entity, EntityValue, PageFacts } from './artifacts.js';
 
 export type Platform = Artifacts['platform'];
 
-// §2: /products?/, /p/, /item(s)?/, /dp/ followed by a slug; -p-<digits>; <digits>.html. Widened with the other
-// common shop conventions: eBay /itm/, /prod/, /pd/, /goods/, /deal/, /product_info, "p4781720" segments, long
-// numeric ids ending a slug, and product-id query parameters. Matched on the path and query only.
+// docs/checks.md §2: /products?/, /p/, /item(s)?/, /dp/ followed by a slug; -p-<digits>; <digits>.html. Widened with
+// the other common shop conventions: eBay /itm/, /prod/, /pd/, /goods/, /deal/, /product_info, "p4781720" segments,
+// long numeric ids ending a slug, and product-id query parameters. Matched on the path and query only.
 const PDP_SEGMENT = /\/(?:products?|p|items?|dp|itm|prod|pd|goods|deal|detail|product[-_]?detail|product_info(?:\.php)?|sku|listing)\/[^/?#]+/i;
 const PDP_SUFFIX = /-p-\d+(?:[/.]|$)|\d+\.html?$|\/p\d{4,}\/?$|[-_x]\d{6,}(?:\.(?:html?|php|aspx?))?\/?$|[-_]P\d{5,}C\d+$/i;
 const PDP_QUERY = /[?&](?:pid|product_?id|productid|products_id|id_product|sku|item_?id)=[\w-]+|[?&]route=product\/product\b|[?&]page=product\b/i;
@@ -22,7 +22,7 @@ export function looksLikeProductUrl(url: string | URL): boolean {
 // Any path segment naming a cart, checkout or account area, e.g. /cart, /en/cart/add, /checkouts/c/1, /my-account.
 const FORBIDDEN_SEGMENT = /^(?:cart|carts|basket|checkout|checkouts|account|accounts|my-account|myaccount|customer|customers|login|signin|sign-in|register|orders?)(?:\.[a-z]+)?$/i;
 
-/** §1.6: true for URLs the scanner must never request (cart, checkout, account and login areas). */
+/** Politeness (docs/checks.md §1): true for URLs the scanner must never request (cart, checkout, account, login). */
 export function isForbiddenPath(url: string | URL): boolean {
   const path = pathOf(url);
   if (path === null) return true;
@@ -40,9 +40,9 @@ export function sameStore(a: URL, b: URL): boolean {
 }
 
 /**
- * Product page candidates from the homepage, in §2 order: JSON-LD Product / ItemList URLs first, then <a href>
- * links whose path matches the PDP patterns. Same store only, no cart/checkout/account paths, no fragments,
- * never the homepage itself.
+ * Product page candidates from the homepage, in the order of docs/checks.md §2: JSON-LD Product / ItemList URLs first,
+ * then <a href> links whose path matches the PDP patterns. Same store only, no cart/checkout/account paths, no
+ * fragments, never the homepage itself.
  */
 export function productUrlsFromHome(home: PageFacts, storeUrl: URL): string[] {
   const homeUrl = safeUrl(home.url) ?? storeUrl;
@@ -138,9 +138,9 @@ function collectValue(v: EntityValue, out: string[], depth: number): void {
 }
 
 /**
- * §8 `platform`, from the homepage's headers and the technical parts of its HTML: tags with their attributes and
- * inline scripts, never the visible text (a page that talks about WooCommerce does not run on it). The first match
- * in the order shopify, woocommerce, bigcommerce, magento wins.
+ * The `platform` flag (docs/checks.md §8), from the homepage's headers and the technical parts of its HTML: tags with
+ * their attributes and inline scripts, never the visible text (a page that talks about WooCommerce does not run on it).
+ * The first match in the order shopify, woocommerce, bigcommerce, magento wins.
  */
 export function detectPlatform(html: string, headers: Record<string, string>): Platform {
   const h = (name: string) => headers[name] ?? '';

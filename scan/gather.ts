@@ -1,6 +1,6 @@
-// The fetch plan of design/checks.md §2 (R1–R15): every request a scan makes, started as soon as the URLs it
+// The fetch plan of docs/checks.md §2 (R1–R15): every request a scan makes, started as soon as the URLs it
 // needs are known (the "waves" are dependencies, not barriers), within the fetcher's request budget. Bodies are
-// parsed once here (pages, products, robots, JSON documents, sitemaps) so checks stay pure. Politeness (§1.6):
+// parsed once here (pages, products, robots, JSON documents, sitemaps) so checks stay pure. Politeness (§1 rule 6):
 // the homepage and the well-known files are always fetched; product pages only where robots.txt lets our own
 // token in; never a cart, checkout or account path; POST only for MCP initialize/tools/list.
 import type { Artifacts, McpProbe, PageFacts, Resource, RobotsInfo } from './artifacts.js';
@@ -166,8 +166,8 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
 }
 
 /**
- * architecture.md §4.1: the scan fails only when the homepage cannot be had — it timed out (even mid-body: a
- * drip-feeding server, security.md R2), or there was no answer at all (refused, unreachable, blocked by the
+ * docs/architecture.md "A scan": the scan fails only when the homepage cannot be had — it timed out (mid-body: a
+ * drip-feeding server, docs/security.md R2), or there was no answer at all (refused, unreachable, blocked by the
  * address guard). Any answer is scored, and so are redirect loops and refused redirect hops (findings about the
  * store) and bodies cut at the size cap.
  */
@@ -204,7 +204,7 @@ async function readSitemaps(robots: RobotsInfo, stores: URL[], get: Get, budget:
   budget.release('sitemap');
   let doc = sitemapDoc(sitemap);
 
-  // §4 discovery_sitemap: "declared URL broken but a default path works" — look at the default path once.
+  // docs/checks.md §4 discovery_sitemap: "declared URL broken but a default path works": try it once.
   if (!doc.kind && declared && sitemapUrl !== defaultUrl && budget.canSpare()) {
     const fallback = await get(defaultUrl, { kind: 'sitemap' });
     const fallbackDoc = sitemapDoc(fallback);
@@ -219,7 +219,7 @@ async function readSitemaps(robots: RobotsInfo, stores: URL[], get: Get, budget:
   let child: Resource | null = null;
   let pages: SitemapDoc = doc;
   let pagesUrl = sitemapUrl;
-  // Follow index → child, at most MAX_SITEMAP_INDEX_DEPTH documents deep (security.md R3).
+  // Follow index → child, at most MAX_SITEMAP_INDEX_DEPTH documents deep (docs/security.md R3).
   for (let level = 1; pages.kind === 'sitemapindex' && level < MAX_SITEMAP_INDEX_DEPTH; level++) {
     const next = pickChildSitemap(sameHostUrls(pages.locs, ...stores).filter((u) => !isForbiddenPath(u)));
     if (!next) break;
@@ -262,7 +262,7 @@ interface PdpContext {
   onFirst(p: Pdp): void;
 }
 
-/** §2: the homepage itself when it carries a Product, then home candidates, then sitemap candidates. */
+/** docs/checks.md §2: the homepage itself if it carries a Product, then home, then sitemap candidates. */
 async function samplePdps(c: PdpContext): Promise<Pdp[]> {
   const pdps: Pdp[] = [];
   const tried = new Set<string>();
@@ -373,7 +373,7 @@ function safeUrl(s: string): URL | null {
   }
 }
 
-// §8 x402: a 402 answer that states payment requirements (headers of x402 v2, or the v1 JSON body).
+// docs/checks.md §8 x402: a 402 answer that states payment requirements (x402 v2 headers, or the v1 JSON body).
 function isX402(res: NonNullable<Resource['res']>): boolean {
   if (res.status !== 402) return false;
   const h = res.headers;

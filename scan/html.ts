@@ -1,6 +1,6 @@
 // Parses a fetched page once (parse5) and collects what an agent reads from it: head metadata, robots directives,
 // links, forms and buttons, JSON-LD and the other structured data, and the visible text. One explicit-stack walk,
-// no recursion, nothing below DOM depth 512, capped text (design/security.md R5/R6), so hostile pages stay cheap.
+// no recursion, nothing below DOM depth 512, capped text (docs/security.md R5/R6), so hostile pages stay cheap.
 import { parse } from 'parse5';
 import type { DefaultTreeAdapterTypes as P5 } from 'parse5';
 import type { Entity, FormInfo, JsonLdInfo, LinkInfo, PageFacts } from './artifacts.js';
@@ -15,7 +15,7 @@ import {
   listFor,
   parseJsonLenient,
   resolveUrl,
-} from './structured-data.js';
+} from './structured-data/index.js';
 
 export const MAX_VISIBLE_TEXT = 200_000;
 const MAX_NOSCRIPT_TEXT = 20_000;

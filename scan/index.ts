@@ -1,4 +1,4 @@
-// runScan: one audit of one store, from a raw URL to a scored AuditResult (design/architecture.md §4.1 step 5).
+// runScan: one audit of one store, from a raw URL to a scored AuditResult (docs/architecture.md "A scan", step 4).
 // No storage, no HTTP server: used by the scan_store tool and by the CLI. Only a homepage that cannot be had at
 // all fails the scan (SCAN_TIMEOUT, STORE_UNREACHABLE, INVALID_URL); every other failure is a scored finding.
 import { performance } from 'node:perf_hooks';
@@ -75,7 +75,7 @@ export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditR
 }
 
 // The user's URL under the production rules; a test allowlist (allowIPAddressList) admits exactly those
-// addresses on any port and judges everything else as in production (security.md harness rules).
+// addresses on any port and judges everything else as in production (docs/security.md "Test harness").
 function normaliseTarget(rawUrl: string, opts: ScanOptions): URL {
   if (opts.allowPrivate || !opts.allowIPAddressList?.length) return normaliseScanUrl(rawUrl, { allowPrivate: opts.allowPrivate });
   const url = normaliseScanUrl(rawUrl, { allowPrivate: true });

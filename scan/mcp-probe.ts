@@ -1,5 +1,5 @@
-// The storefront MCP probe (design/checks.md R14/R15): find the endpoint the store declares, then POST JSON-RPC
-// `initialize` and `tools/list` — read-only metadata, never `tools/call` (§1.6). Answers may be JSON or an SSE
+// The storefront MCP probe (docs/checks.md R14/R15): find the endpoint the store declares, then POST JSON-RPC
+// `initialize` and `tools/list` — read-only metadata, never `tools/call` (§1 rule 6). Answers may be JSON or an SSE
 // stream (Streamable HTTP). Also the depth-limited JSON reader used for every JSON document of a scan.
 import type { McpProbe, Resource } from './artifacts.js';
 import type { Fetcher } from './fetch.js';
@@ -10,7 +10,7 @@ const MAX_TOOLS = 500;
 const MCP_ACCEPT = 'application/json, text/event-stream';
 
 /**
- * JSON.parse behind a linear pre-scan that refuses nesting deeper than `maxDepth` (security.md R5), so a hostile
+ * JSON.parse behind a linear pre-scan that refuses nesting deeper than `maxDepth` (docs/security.md R5), so a hostile
  * `[[[[…]]]]` costs one pass instead of a deep recursive parse. Returns undefined for invalid or too-deep JSON.
  */
 export function parseJsonLimited(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
@@ -48,7 +48,7 @@ export interface McpEndpointSources {
 }
 
 /**
- * R14's target, in the order of §2: the UCP profile's MCP binding (2026-01 `{mcp: {endpoint}}` object shape or
+ * R14's target, in docs/checks.md §2 order: the UCP profile's MCP binding (2026-01 `{mcp: {endpoint}}` shape or
  * 2026-04 `[{transport: "mcp", endpoint}]` array shape), else the server card (`remotes[].url`,
  * `transport.endpoint`, `url`, `endpoints`), else `/api/mcp` on Shopify. http(s) only.
  */

@@ -1,4 +1,4 @@
-// The six pillars of the audit (design/checks.md §3): id, label, maximum points and display order.
+// The six pillars of the audit (docs/checks.md §3): id, label, maximum points and display order.
 export const PILLARS = [
   { id: 'access', label: 'Agent access', max: 20 },
   { id: 'discovery', label: 'Discovery', max: 15 },

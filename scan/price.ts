@@ -7,7 +7,7 @@
 // regular price is recognised by its wording only) and any rule for one particular store.
 // Pure functions; every regex is linear (no nested quantifiers over the same characters) and runs on capped text.
 import type { PageFacts } from './artifacts.js';
-import { propStrings } from './structured-data.js';
+import { propStrings } from './structured-data/index.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Currencies

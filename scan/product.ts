@@ -2,7 +2,7 @@
 // (JSON-LD, then microdata, then RDFa), then OpenGraph / meta tags, then the visible text, each fact with its source.
 // Reads PageFacts only (no DOM, no network); every regex is linear and runs on capped text.
 import type { Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } from './artifacts.js';
-import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from './structured-data.js';
+import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from './structured-data/index.js';
 import { currencySignals, escapeRe, findPrices, normaliseCurrency, parseStructuredPrice, sellingPrice } from './price.js';
 import { bestAvailability, normaliseAvailability, textAvailability } from './availability.js';
 import { gtinValid } from './identifiers.js';
@@ -18,7 +18,7 @@ const SOURCE_ORDER: readonly Entity['source'][] = ['json-ld', 'microdata', 'rdfa
 // ---------------------------------------------------------------------------------------------------------------
 // Entry points
 
-/** design/checks.md §2, widened: markup, OpenGraph product tags, or what the page shows (scan/recognize.ts). */
+/** docs/checks.md §2, widened: markup, OpenGraph product tags, or what the page shows (scan/recognize.ts). */
 export function isProductPage(page: PageFacts): boolean {
   return recognizeProductPage(page).isProduct;
 }

@@ -1,9 +1,10 @@
-// Protocol adoption flags for the quick check tool (design/checks.md §8): true / false, or null when this scan did
+// Protocol adoption flags for the quick check tool (docs/checks.md §8): true / false, or null when this scan did
 // not look. Read from the artifacts and the check results; adds no points of its own.
 import type { z } from 'zod';
 import type { Artifacts, Resource } from './artifacts.js';
 import type { CheckDef, CheckOutcome } from './check.js';
-import { readAcp, readServerCard, readUcp, resourceUrl } from './checks/shared.js';
+import { resourceUrl } from './checks/resources.js';
+import { readAcp, readServerCard, readUcp } from './protocol-documents.js';
 import { liveAgentAccess } from './robots.js';
 import type { Protocols } from '../schemas/scan-result.js';
 

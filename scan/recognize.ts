@@ -6,7 +6,7 @@ import type { Entity, PageFacts } from './artifacts.js';
 import { stockStatements } from './availability.js';
 import { looksLikeProductUrl } from './discover.js';
 import { findPrices } from './price.js';
-import { hasType } from './structured-data.js';
+import { hasType } from './structured-data/index.js';
 
 export const PRODUCT_TYPES: ReadonlySet<string> = new Set([
   'Product', 'ProductGroup', 'ProductModel', 'IndividualProduct', 'SomeProducts', 'Vehicle', 'Car', 'Motorcycle',
@@ -39,7 +39,7 @@ export interface Recognition {
   titleAt: number; // where the product title starts in the visible text, or -1
 }
 
-/** design/checks.md §2, widened to pages without markup: see the file header. */
+/** docs/checks.md §2, widened to pages without markup: see the file header. */
 export function recognizeProductPage(page: PageFacts): Recognition {
   const signals: RecognitionSignal[] = [];
   const markup = page.entities.some(isProductEntity);

@@ -4,7 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Artifacts } from './artifacts.js';
 import type { CheckDef, CheckOutcome } from './check.js';
-import { INTERNAL_ERROR_EVIDENCE } from './checks/shared.js';
+import { INTERNAL_ERROR_EVIDENCE } from './checks/evidence.js';
 import { PILLARS } from './pillars.js';
 
 export { INTERNAL_ERROR_EVIDENCE };
@@ -91,7 +91,7 @@ export function runChecks(
       if (!outcome || !['pass', 'partial', 'fail'].includes(outcome.status) || typeof outcome.evidence !== 'string') {
         throw new Error(`check ${def.id} returned an invalid outcome`);
       }
-      // A partial is impossible when the check has no partial grade (checks.md "—"): it earns 0, so report a fail.
+      // No partial grade (a "—" in docs/checks.md §4) makes a partial impossible: it earns 0, so report a fail.
       if (outcome.status === 'partial' && def.partialPoints === 0) return { def, outcome: { ...outcome, status: 'fail' } };
       return { def, outcome };
     } catch (err) {

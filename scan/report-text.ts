@@ -1,4 +1,4 @@
-// The terminal rendering of an AuditResult for `scan <url>` (design/config.md "Command line"): score and grade,
+// The terminal rendering of an AuditResult for `scan <url>` (README.md "Command line"): score and grade,
 // the cap, one text bar per pillar, what failed or half-passed with its evidence, and the fixes by points.
 // Plain text only (no colours), so it reads the same in a CI log and in a terminal.
 import type { AuditResult } from '../schemas/scan-result.js';

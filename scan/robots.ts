@@ -76,8 +76,8 @@ const BASE = 'http://robots.invalid';
 const MAX_LINES = 100_000;
 
 /**
- * The product token a user-agent value names, lower case (§2.2.1: matched case-insensitively): `*`, or the value up
- * to the first character that cannot be part of a token, so "ChatGPT-User/2.0" and "Googlebot Images" name
+ * The product token a user-agent value names, lower case (RFC 9309 §2.2.1: matched case-insensitively): `*`, or the
+ * value up to the first character that cannot be part of a token, so "ChatGPT-User/2.0" and "Googlebot Images" name
  * "chatgpt-user" and "googlebot". The RFC allows only letters, `_` and `-`; digits are kept because real tokens
  * carry them (AI2Bot, 360Spider). An empty result names nobody.
  */
@@ -124,9 +124,9 @@ function misspeltUserAgent(line: string): boolean {
 
 /**
  * Rebuilds the groups of a robots.txt body (comments stripped, lines trimmed, blank lines dropped):
- * - a run of user-agent lines ends only at an allow or disallow line (§2.2.1); Sitemap, Crawl-delay, Content-Signal
- *   and unknown lines inside the run neither end it nor start a new group (§2.2.4: parsing other records MUST NOT
- *   interfere with parsing the ones the protocol defines);
+ * - a run of user-agent lines ends only at an allow or disallow line (RFC 9309 §2.2.1); Sitemap, Crawl-delay,
+ *   Content-Signal and unknown lines inside the run neither end it nor start a new group (§2.2.4: parsing other
+ *   records MUST NOT interfere with parsing the ones the protocol defines);
  * - every named token gets its group, rules or not: a group without rules allows everything and its agents do not
  *   fall back to `*`;
  * - allow/disallow lines before any user-agent line belong to no group and are ignored;
@@ -224,7 +224,7 @@ export function parseRobots(resource: Resource): RobotsInfo {
     present: is2xx,
     status,
     isAllowed(userAgent: string, url: string): boolean {
-      // The crawler's own token, read like a user-agent line; one that names nothing obeys `*` (§2.2.1).
+      // The crawler's own token, read like a user-agent line; one that names nothing obeys `*` (RFC 9309 §2.2.1).
       if (parser) return parser.isAllowed(onBase(url), normaliseToken(userAgent) || '*') !== false;
       return !unreachable;
     },
@@ -241,7 +241,7 @@ export interface LiveAgentAccess {
   restricted: string[]; // live tokens disallowed at some sampled product path only
 }
 
-/** checks.md §5 H1: a live token counts as blocked when `/` or every sampled PDP path is disallowed for it. */
+/** docs/checks.md §5 H1: a live token counts as blocked when `/` or every sampled PDP path is disallowed for it. */
 export function liveAgentAccess(robots: RobotsInfo, pdpUrls: readonly string[]): LiveAgentAccess {
   const blocked: string[] = [];
   const restricted: string[] = [];

@@ -1,8 +1,8 @@
-// Check outcomes → points, pillar scores, total, cap, grade and ordered fixes (design/checks.md §3, §5, §6).
+// Check outcomes → points, pillar scores, total, cap, grade and ordered fixes (docs/checks.md §3, §5, §6).
 // Integer points live in the check files; this file only adds them up and applies the hard-block cap.
 import type { z } from 'zod';
 import type { CheckDef, CheckOutcome, CheckStatus } from './check.js';
-import { INTERNAL_ERROR_EVIDENCE } from './checks/shared.js';
+import { INTERNAL_ERROR_EVIDENCE } from './checks/evidence.js';
 import { PILLARS } from './pillars.js';
 import type { Check, Fix, Grade, Pillar } from '../schemas/scan-result.js';
 
@@ -26,7 +26,7 @@ export interface ScoreResult {
   top_fixes: z.infer<typeof Fix>[];
 }
 
-/** checks.md §6: A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, else E. */
+/** docs/checks.md §6: A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, else E. */
 export function gradeFor(score: number): GradeLetter {
   if (score >= 85) return 'A';
   if (score >= 70) return 'B';
@@ -41,7 +41,7 @@ export function earnedPoints(def: CheckDef, status: CheckStatus): number {
 
 /**
  * The cap a result imposes: a failing check's own capReason, else its hardBlock for H1/H2. H3 (storefront closed)
- * caps only when the check says so, because a bare 5xx or timeout is an ordinary failure (checks.md §5).
+ * caps only when the check says so, because a bare 5xx or timeout is an ordinary failure (docs/checks.md §5).
  */
 export function capReasonOf({ def, outcome }: ScoredInput): CapReason | null {
   if (outcome.status !== 'fail' || outcome.evidence === INTERNAL_ERROR_EVIDENCE) return null;
@@ -81,8 +81,8 @@ export function score(results: readonly ScoredInput[]): ScoreResult {
   const fixes = rows
     .map((r) => {
       const gap = r.def.points - r.earned;
-      // §3/§5: the unblock fix reports the uncapped score with this check passing minus the current score, so it
-      // sorts first; every other fix keeps its nominal points and waits for the store to be reachable.
+      // docs/checks.md §3 and §5: the unblock fix reports the uncapped score with this check passing minus the current
+      // score, so it sorts first; every other fix keeps its nominal points and waits for the store to be reachable.
       if (capped && r.cap) return { r, points: raw + gap - total, how: r.def.how };
       return { r, points: gap, how: capped ? `${r.def.how} ${CAP_NOTE}` : r.def.how };
     })

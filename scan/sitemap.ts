@@ -1,6 +1,6 @@
 // Sitemap reading (sitemaps.org): is a body a <urlset> or a <sitemapindex>, and which <loc> URLs does it list.
 // Deliberately not a general XML parser: a single linear pass that never reads a DTD and never expands an entity
-// (security.md R4), so billion-laughs and 10⁶-reference bodies cost one scan of the string.
+// (docs/security.md R4), so billion-laughs and 10⁶-reference bodies cost one scan of the string.
 // Caps: the first 50,000 entries; http(s) only; on the store's host; the index depth is enforced by gather.ts.
 
 export const MAX_SITEMAP_ENTRIES = 50_000;

@@ -16,7 +16,7 @@ export interface TargetPolicy {
 }
 
 /**
- * "Refuse anything whose ipaddr.js range is not unicast" (security.md). Both the raw range and the range after
+ * "Refuse anything whose ipaddr.js range is not unicast" (docs/security.md). Both the raw range and the range after
  * unwrapping IPv4-mapped IPv6 must be unicast, so `::ffff:8.8.8.8` is refused like the filtering agent does.
  */
 export function classifyAddress(ip: string): 'allow' | 'deny' {

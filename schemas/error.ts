@@ -1,4 +1,4 @@
-// The spec's Error body (§2 "Error", §7) and its next_action hint, described once for OpenAPI
+// The API's Error body and its next_action hint, described once for OpenAPI
 // (components.schemas.Error / NextAction). lib/errors.ts builds these bodies; this file only describes them.
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../lib/errors.js';

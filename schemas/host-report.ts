@@ -1,5 +1,5 @@
-// The bulk read of spec §2/§4 (POST /reports): its request body and HostReport, each described once.
-// The body is a strict object (security.md O6: unknown keys such as "__proto__" are refused, never merged);
+// The bulk read (POST /api/v1/reports): its request body and HostReport, each described once.
+// The body is a strict object (docs/security.md O6: unknown keys such as "__proto__" are refused, never merged);
 // every message says what is wrong so a caller can fix the request without reading the schema.
 import { z } from 'zod';
 import { Grade } from './scan-result.js';

@@ -7,7 +7,7 @@ import { Grade, Protocols, ScanResult } from './scan-result.js';
 
 /**
  * The host argument of the read tools: Host, minus control characters. The URL parser would silently strip a
- * trailing NUL ("shop.test\u0000" → "shop.test"); a read tool refuses it instead (design/security.md O5).
+ * trailing NUL ("shop.test\u0000" → "shop.test"); a read tool refuses it instead (docs/security.md O5).
  */
 export const ReadHost = Host.refine(
   (s) => ![...s].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f),

@@ -1,4 +1,4 @@
-// The scan result of spec §2 (ScanResult, Pillar, Check, Fix, Neighbor) plus the documented extras:
+// The scan result of the API (ScanResult, Pillar, Check, Fix, Neighbor) plus the documented extras:
 // host, url, vertical, scanned_at, rubric_version, cap_reason, protocols and products ("what agents see").
 // Described once here; tools, routes, OpenAPI and the MCP output schemas import these.
 import { z } from 'zod';

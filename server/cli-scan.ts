@@ -1,4 +1,4 @@
-// `scan <url> [--json] [--min-score N]` (design/config.md "Command line"): audit a store from a terminal or a CI
+// `scan <url> [--json] [--min-score N]` (README.md "Command line"): audit a store from a terminal or a CI
 // job without a server or database. Exit codes: 0 done, 1 score below --min-score, 2 usage error or failed scan.
 // server/cli.ts dispatches here; writers are injectable so tests run it in-process.
 import { renderReport } from '../scan/report-text.js';

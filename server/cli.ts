@@ -1,4 +1,4 @@
-// The command line (design/config.md "Command line"): scan | serve | keys create|list|revoke | delist | relist.
+// The command line (README.md "Command line"): scan | serve | keys create|list|revoke | delist | relist.
 // Keys and delisting act on the configured store directly; nothing here needs the HTTP server running.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../lib/config.js';

@@ -250,6 +250,16 @@ function omitId(d: NewDelivery): Omit<NewDelivery, 'id'> {
   return rest;
 }
 
+export function deliveryByDedupeKey(dedupeKey: string): Filter<DeliveryDoc> {
+  return { dedupeKey: { $eq: dedupeKey } };
+}
+
+/** Inserts the delivery only when its dedupe key is new (with upsert: the filter seeds dedupeKey). */
+export function deliveryInsertOnce(d: NewDelivery): UpdateFilter<DeliveryDoc> {
+  const { dedupeKey: _key, ...rest } = deliveryToDoc(d);
+  return { $setOnInsert: rest };
+}
+
 export function dueDeliveryFilter(now: Date): Filter<DeliveryDoc> {
   return { state: { $eq: 'pending' }, nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } };
 }

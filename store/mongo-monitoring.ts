@@ -1,8 +1,9 @@
-// MonitoringRepo on MongoDB. Thin: every filter and update comes from mongo-monitoring-queries.ts. Claims are one
-// findOneAndUpdate each; steps that span documents (fan-out, attempt records) are idempotent instead of
-// transactional: deliveries carry a unique dedupe key, and a lease token guards every finishing write.
+// MonitoringRepo on MongoDB. Thin: every filter and update comes from mongo-monitoring-queries.ts, and it follows
+// MongoRepo's rules (store/mongo.ts): claims are one findOneAndUpdate each; steps that span documents (fan-out,
+// attempt records) run in MongoRepo's transaction where the deployment has them, and are idempotent where it
+// does not: deliveries are upserted on a unique dedupe key, and a lease token guards every finishing write.
 import { randomUUID } from 'node:crypto';
-import { MongoServerError, type Collection, type Db } from 'mongodb';
+import { MongoServerError, type ClientSession, type Collection, type Db } from 'mongodb';
 import * as M from './mongo-monitoring-queries.js';
 import type { AttemptDoc, ClaimDoc, DeliveryDoc, EndpointDoc, MonitorDoc, MonitorSlotsDoc, ScanOutbox } from './mongo-monitoring-queries.js';
 import type { ScanDoc } from './mongo-queries.js';
@@ -93,6 +94,12 @@ const toAttempt = (d: AttemptDoc): DeliveryAttempt => ({
 
 type ScanWithOutbox = ScanDoc & { outbox?: ScanOutbox };
 
+/** MongoRepo's transaction runner and per-operation options (session, or a server-side time limit). */
+export interface MongoTx {
+  run<T>(fn: (session: ClientSession | undefined) => Promise<T>): Promise<T>;
+  opts(session: ClientSession | undefined): { session?: ClientSession; maxTimeMS?: number };
+}
+
 export class MongoMonitoring implements MonitoringRepo {
   private readonly claims: Collection<ClaimDoc>;
   private readonly monitors: Collection<MonitorDoc>;
@@ -106,6 +113,7 @@ export class MongoMonitoring implements MonitoringRepo {
   constructor(
     db: Db,
     private readonly isDelisted: (host: string) => Promise<boolean>,
+    private readonly tx: MongoTx,
   ) {
     this.claims = db.collection<ClaimDoc>('ownership_claims');
     this.monitors = db.collection<MonitorDoc>('monitors');
@@ -132,7 +140,7 @@ export class MongoMonitoring implements MonitoringRepo {
     const n = Math.max(0, Math.floor(limit));
     if (n === 0 || (await this.isDelisted(host))) return [];
     const docs = await this.scans
-      .find(M.scanHistoryFilter(host), { projection: M.HISTORY_PROJECTION })
+      .find(M.scanHistoryFilter(host), { projection: M.HISTORY_PROJECTION, ...this.tx.opts(undefined) })
       .sort(M.NEWEST_SCAN_SORT)
       .limit(n)
       .toArray();
@@ -148,11 +156,12 @@ export class MongoMonitoring implements MonitoringRepo {
   }
 
   async previousScanId(host: string, scanId: number): Promise<number | null> {
-    const current = await this.scans.findOne({ _id: { $eq: scanId } }, { projection: { createdAt: 1 } });
+    const current = await this.scans.findOne({ _id: { $eq: scanId } }, { projection: { createdAt: 1 }, ...this.tx.opts(undefined) });
     if (!current) return null;
     const prev = await this.scans.findOne(M.scansBefore(host, current.createdAt, scanId), {
       projection: { _id: 1 },
       sort: M.NEWEST_SCAN_SORT,
+      ...this.tx.opts(undefined),
     });
     return prev?._id ?? null;
   }
@@ -218,7 +227,7 @@ export class MongoMonitoring implements MonitoringRepo {
     const doc = await this.monitors.findOneAndUpdate(
       M.dueMonitorFilter(now),
       M.takeLease(new Date(now.getTime() + leaseMs), token),
-      { sort: M.DUE_MONITOR_SORT, returnDocument: 'after' },
+      { sort: M.DUE_MONITOR_SORT, returnDocument: 'after', ...this.tx.opts(undefined) },
     );
     return doc ? { row: toMonitor(doc), leaseToken: token } : null;
   }
@@ -265,23 +274,32 @@ export class MongoMonitoring implements MonitoringRepo {
     const doc = await this.scans.findOneAndUpdate(
       M.dueScanEventFilter(now),
       M.takeScanEventLease(new Date(now.getTime() + leaseMs), token),
-      { sort: M.DUE_SCAN_EVENT_SORT, projection: { _id: 1, host: 1, createdAt: 1 }, returnDocument: 'after' },
+      { sort: M.DUE_SCAN_EVENT_SORT, projection: { _id: 1, host: 1, createdAt: 1 }, returnDocument: 'after', ...this.tx.opts(undefined) },
     );
     return doc ? { row: M.toScanEventRow(doc), leaseToken: token } : null;
   }
 
+  // Standalone order: deliveries first (upserts, so a repeat adds nothing), then the outbox row is cleared.
   async completeScanEvent(claim: Leased<ScanEventRow>, deliveries: NewDelivery[]): Promise<boolean> {
-    for (const d of deliveries) await this.addDelivery(d);
-    const res = await this.scans.updateOne(M.heldScanEvent(claim.row.scanId, claim.leaseToken), M.CLEAR_OUTBOX);
-    return res.matchedCount > 0;
+    return this.tx.run(async (session) => {
+      for (const d of deliveries) await this.upsertDelivery(d, session);
+      const res = await this.scans.updateOne(M.heldScanEvent(claim.row.scanId, claim.leaseToken), M.CLEAR_OUTBOX, this.tx.opts(session));
+      return res.matchedCount > 0;
+    });
+  }
+
+  // An upsert on the unique dedupe key: a delivery fanned out before (a crash between fan-out and clearing the
+  // outbox) is left as it is; the server retries two first writers of one key.
+  private async upsertDelivery(delivery: NewDelivery, session: ClientSession | undefined): Promise<void> {
+    try {
+      await this.deliveries.updateOne(M.deliveryByDedupeKey(delivery.dedupeKey), M.deliveryInsertOnce(delivery), { upsert: true, ...this.tx.opts(session) });
+    } catch (err) {
+      if (session || !isDuplicateKey(err)) throw err;
+    }
   }
 
   async addDelivery(delivery: NewDelivery): Promise<void> {
-    try {
-      await this.deliveries.insertOne(M.deliveryToDoc(delivery));
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err; // fanned out before (a crash between fan-out and clearing the outbox)
-    }
+    await this.upsertDelivery(delivery, undefined);
   }
 
   async getDelivery(id: string): Promise<Delivery | null> {
@@ -294,23 +312,27 @@ export class MongoMonitoring implements MonitoringRepo {
     const doc = await this.deliveries.findOneAndUpdate(
       M.dueDeliveryFilter(now),
       M.takeLease(new Date(now.getTime() + leaseMs), token),
-      { sort: M.DUE_DELIVERY_SORT, returnDocument: 'after' },
+      { sort: M.DUE_DELIVERY_SORT, returnDocument: 'after', ...this.tx.opts(undefined) },
     );
     return doc ? { row: toDelivery(doc), leaseToken: token } : null;
   }
 
+  // Standalone order: the delivery moves first (the lease check), then its attempt is recorded and old ones pruned.
   async recordAttempt(claim: Leased<Delivery>, a: DeliveryAttempt, next: DeliveryNext): Promise<boolean> {
-    const res = await this.deliveries.updateOne(M.heldLease(claim.row.id, claim.leaseToken), M.moveDelivery(next, a.at));
-    if (res.matchedCount === 0) return false;
-    await this.attempts.insertOne({ ...a, seq: this.seq++, expiresAt: new Date(a.at.getTime() + M.ATTEMPT_TTL_MS) });
-    const [oldestDropped] = await this.attempts
-      .find(M.attemptsOfEndpoint(a.endpointId), { projection: { at: 1, seq: 1 } })
-      .sort(M.NEWEST_ATTEMPT_SORT)
-      .skip(ATTEMPTS_KEPT_PER_ENDPOINT)
-      .limit(1)
-      .toArray();
-    if (oldestDropped) await this.attempts.deleteMany(M.attemptsNotNewerThan(a.endpointId, oldestDropped.at, oldestDropped.seq));
-    return true;
+    const seq = this.seq++;
+    return this.tx.run(async (session) => {
+      const res = await this.deliveries.updateOne(M.heldLease(claim.row.id, claim.leaseToken), M.moveDelivery(next, a.at), this.tx.opts(session));
+      if (res.matchedCount === 0) return false;
+      await this.attempts.insertOne({ ...a, seq, expiresAt: new Date(a.at.getTime() + M.ATTEMPT_TTL_MS) }, this.tx.opts(session));
+      const [oldestDropped] = await this.attempts
+        .find(M.attemptsOfEndpoint(a.endpointId), { projection: { at: 1, seq: 1 }, ...this.tx.opts(session) })
+        .sort(M.NEWEST_ATTEMPT_SORT)
+        .skip(ATTEMPTS_KEPT_PER_ENDPOINT)
+        .limit(1)
+        .toArray();
+      if (oldestDropped) await this.attempts.deleteMany(M.attemptsNotNewerThan(a.endpointId, oldestDropped.at, oldestDropped.seq), this.tx.opts(session));
+      return true;
+    });
   }
 
   async listAttempts(endpointId: string, limit: number): Promise<DeliveryAttempt[]> {

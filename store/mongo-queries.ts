@@ -1,7 +1,7 @@
 // Every document MongoRepo sends to the server, built by pure functions so their meaning can be checked with
 // mingo (test/store/mongo-queries.test.ts) where no real server is available. Values that come from callers
 // always sit under $eq/$in/$literal, so a string such as '{"$gt":""}' or '$field' is only ever data.
-import type { Document, Filter, IndexDescription, UpdateFilter } from 'mongodb';
+import type { AnyBulkWriteOperation, Document, Filter, IndexDescription, UpdateFilter } from 'mongodb';
 import type { ApiKeyRecord, ScanRecord, TopStoresOptions } from './repo.js';
 
 export interface ScanDoc {
@@ -31,6 +31,24 @@ export interface LatestDoc {
 export interface DelistedDoc {
   _id: string; // host
   at: Date;
+  hiddenScans?: number; // scans saved while delisted; each save writes it, so that it conflicts with a relist
+}
+
+/** One score of one scope ('*' the whole index, 'v:<vertical>' one vertical) and how many listed hosts hold it. */
+export interface BucketDoc {
+  _id: string;
+  scope: string;
+  band: number;
+  score: number;
+  n: number;
+}
+
+/** The sum of a scope's buckets in one band of BAND_WIDTH scores. */
+export interface BandDoc {
+  _id: string;
+  scope: string;
+  band: number;
+  n: number;
 }
 
 export interface ApiKeyDoc {
@@ -56,15 +74,24 @@ export interface CounterDoc {
 
 export type SortSpec = Record<string, 1 | -1>;
 
-export const INDEXES: Record<'scans' | 'latest' | 'api_keys' | 'usage', IndexDescription[]> = {
-  scans: [{ key: { host: 1, createdAt: -1 }, name: 'host_created' }],
+// No two indexes of a collection share a key pattern (MongoDB 4.4 refuses that even with different partial filters).
+export const INDEXES: Record<'scans' | 'latest' | 'api_keys' | 'usage' | 'score_buckets' | 'score_bands', IndexDescription[]> = {
+  scans: [{ key: { host: 1, createdAt: -1, _id: -1 }, name: 'host_created_id' }],
   latest: [
     { key: { score: -1, _id: 1 }, name: 'score_host' },
     { key: { vertical: 1, score: -1, _id: 1 }, name: 'vertical_score_host' },
-    { key: { score: -1, _id: 1 }, name: 'ready_score_host', partialFilterExpression: { agentReady: true } },
+    { key: { agentReady: 1, score: -1, _id: 1 }, name: 'agent_ready_score_host', partialFilterExpression: { agentReady: true } },
   ],
   api_keys: [{ key: { id: 1 }, name: 'id', unique: true }],
   usage: [{ key: { period: 1 }, name: 'period' }],
+  score_buckets: [{ key: { scope: 1, band: 1, score: -1 }, name: 'scope_band_score' }],
+  score_bands: [{ key: { scope: 1, band: -1 }, name: 'scope_band' }],
+};
+
+// Indexes of earlier versions that the ones above replace; dropped at start-up when present.
+export const OBSOLETE_INDEXES: Partial<Record<keyof typeof INDEXES, string[]>> = {
+  scans: ['host_created'],
+  latest: ['ready_score_host'],
 };
 
 export const SCAN_COUNTER = 'scan_id';
@@ -76,6 +103,13 @@ export function counterFilter(name: string): Filter<CounterDoc> {
 export function counterIncrement(): UpdateFilter<CounterDoc> {
   return { $inc: { n: 1 } };
 }
+
+// Raises the counter to at least the highest stored id (an import, a lost counter); never lowers it.
+export function counterAtLeast(n: number): UpdateFilter<CounterDoc> {
+  return { $max: { n } };
+}
+
+export const HIGHEST_ID_SORT: SortSpec = { _id: -1 };
 
 export function scanToDoc(scan: ScanRecord): ScanDoc {
   return {
@@ -116,31 +150,60 @@ export function latestByHosts(hosts: string[]): Filter<LatestDoc> {
   return { _id: { $in: hosts.filter((h) => typeof h === 'string') } };
 }
 
-// Matches the host's row only when it is older than the scan (same instant: a lower scan id, the order a relist
-// rebuilds in). With upsert, a miss on an existing (newer) row makes the insert collide on _id (E11000), which
-// the caller ignores; a miss on no row inserts.
-export function latestUpsertFilter(host: string, createdAt: Date, scanId: number): Filter<LatestDoc> {
+// Whether `scan` replaces the host's row `prev`: newest instant wins, and of one instant the higher scan id (the
+// order a relist rebuilds in). The same rule as latestUpsertUpdate's, for the caller that keeps counts.
+export function scanWins(prev: Pick<LatestDoc, 'updatedAt' | 'scanId'> | null, scan: Pick<ScanRecord, 'createdAt' | 'id'>): boolean {
+  if (!prev) return true;
+  const [a, b] = [prev.updatedAt.getTime(), scan.createdAt.getTime()];
+  return a < b || (a === b && prev.scanId <= scan.id);
+}
+
+/** The host's row after `scan` is applied to `prev` (what latestUpsertUpdate leaves). */
+export function latestAfter(prev: LatestDoc | null, scan: ScanRecord): LatestDoc {
+  if (prev && !scanWins(prev, scan)) return prev;
   return {
-    _id: { $eq: host },
-    $or: [{ updatedAt: { $lt: createdAt } }, { updatedAt: { $eq: createdAt }, scanId: { $lte: scanId } }],
+    _id: scan.host,
+    scanId: scan.id,
+    vertical: scan.vertical ?? prev?.vertical ?? null,
+    score: scan.score,
+    grade: scan.grade,
+    capped: scan.capped,
+    agentReady: scan.agentReady,
+    updatedAt: scan.createdAt,
   };
 }
 
-// Pipeline update, so that a scan without a vertical keeps the one the host already has.
+// Pipeline update for an upsert filtered on _id alone: every field moves only when the scan is newer than the
+// row (a new row has no scanId yet). An equality filter lets the server retry a duplicate-key upsert of two
+// first saves, and lets the newer scan win in either order; a scan without a vertical keeps the host's one.
 export function latestUpsertUpdate(scan: ScanRecord): Document[] {
+  const wins = {
+    $or: [
+      { $eq: [{ $ifNull: ['$scanId', null] }, null] },
+      { $lt: ['$updatedAt', { $literal: scan.createdAt }] },
+      { $and: [{ $eq: ['$updatedAt', { $literal: scan.createdAt }] }, { $lte: ['$scanId', { $literal: scan.id }] }] },
+    ],
+  };
+  const next = (field: keyof LatestDoc, value: unknown) => ({ $cond: [wins, value, `$${field}`] });
   return [
     {
       $set: {
-        scanId: { $literal: scan.id },
-        vertical: scan.vertical === null ? { $ifNull: ['$vertical', null] } : { $literal: scan.vertical },
-        score: { $literal: scan.score },
-        grade: { $literal: scan.grade },
-        capped: { $literal: scan.capped },
-        agentReady: { $literal: scan.agentReady },
-        updatedAt: { $literal: scan.createdAt },
+        scanId: next('scanId', { $literal: scan.id }),
+        vertical: next('vertical', scan.vertical === null ? { $ifNull: ['$vertical', null] } : { $literal: scan.vertical }),
+        score: next('score', { $literal: scan.score }),
+        grade: next('grade', { $literal: scan.grade }),
+        capped: next('capped', { $literal: scan.capped }),
+        agentReady: next('agentReady', { $literal: scan.agentReady }),
+        updatedAt: next('updatedAt', { $literal: scan.createdAt }),
       },
     },
   ];
+}
+
+// A write to the host's row (creating it if need be) before a delist deletes it: a save running at the same
+// time then conflicts with the delist's transaction, where snapshot isolation would let both commit.
+export function latestTouch(): UpdateFilter<LatestDoc> {
+  return { $set: { delisting: true } } as UpdateFilter<LatestDoc>;
 }
 
 // The whole index, or one vertical of it.
@@ -210,6 +273,151 @@ export function delistedByHost(host: string): Filter<DelistedDoc> {
 
 export function delistedMark(at: Date): UpdateFilter<DelistedDoc> {
   return { $set: { at } };
+}
+
+// A save of a delisted host writes its mark, so that a relist deleting the mark at the same time conflicts with it.
+export function delistedHiddenScan(): UpdateFilter<DelistedDoc> {
+  return { $inc: { hiddenScans: 1 } };
+}
+
+// ---- Score histogram: rank counts and totals as sums over a few dozen documents, whatever the number of hosts.
+
+export const BAND_WIDTH = 5;
+export const bandOf = (score: number): number => Math.floor(score / BAND_WIDTH);
+export const scopeOf = (vertical: string | null): string => (vertical === null ? '*' : `v:${vertical}`);
+const scopesOf = (vertical: string | null): string[] => (vertical === null ? ['*'] : ['*', `v:${vertical}`]);
+const bucketId = (scope: string, score: number): string => `${scope}\u0000${score}`;
+const bandId = (scope: string, band: number): string => `${scope}\u0000${band}`;
+
+export interface Counted {
+  score: number;
+  vertical: string | null;
+}
+
+export interface CountWrites {
+  buckets: AnyBulkWriteOperation<BucketDoc>[];
+  bands: AnyBulkWriteOperation<BandDoc>[];
+}
+
+/**
+ * The increments that move one host from `prev` to `next` in the histogram (null: not listed). The _id fixes
+ * scope, band and score, so $set of them (rather than $setOnInsert) writes the same values on every update.
+ */
+export function countMoves(prev: Counted | null, next: Counted | null): CountWrites {
+  const buckets = new Map<string, { scope: string; score: number; n: number }>();
+  const bands = new Map<string, { scope: string; band: number; n: number }>();
+  const add = (c: Counted | null, delta: number) => {
+    if (!c) return;
+    for (const scope of scopesOf(c.vertical)) {
+      const bu = buckets.get(bucketId(scope, c.score)) ?? { scope, score: c.score, n: 0 };
+      buckets.set(bucketId(scope, c.score), { ...bu, n: bu.n + delta });
+      const ba = bands.get(bandId(scope, bandOf(c.score))) ?? { scope, band: bandOf(c.score), n: 0 };
+      bands.set(bandId(scope, ba.band), { ...ba, n: ba.n + delta });
+    }
+  };
+  add(prev, -1);
+  add(next, 1);
+  return {
+    buckets: [...buckets]
+      .filter(([, b]) => b.n !== 0)
+      .map(([_id, b]) => ({
+        updateOne: {
+          filter: { _id: { $eq: _id } },
+          update: { $inc: { n: b.n }, $set: { scope: b.scope, band: bandOf(b.score), score: b.score } },
+          upsert: true,
+        },
+      })),
+    bands: [...bands]
+      .filter(([, b]) => b.n !== 0)
+      .map(([_id, b]) => ({
+        updateOne: {
+          filter: { _id: { $eq: _id } },
+          update: { $inc: { n: b.n }, $set: { scope: b.scope, band: b.band } },
+          upsert: true,
+        },
+      })),
+  };
+}
+
+/** The histogram of `latest` from scratch, from its rows grouped by (vertical, score) (HISTOGRAM_GROUPS). */
+export function histogramDocs(groups: { _id: { vertical: string | null; score: number }; n: number }[]): {
+  buckets: BucketDoc[];
+  bands: BandDoc[];
+} {
+  const buckets = new Map<string, BucketDoc>();
+  const bands = new Map<string, BandDoc>();
+  for (const g of groups) {
+    for (const scope of scopesOf(g._id.vertical ?? null)) {
+      const score = g._id.score;
+      const bu = buckets.get(bucketId(scope, score)) ?? { _id: bucketId(scope, score), scope, band: bandOf(score), score, n: 0 };
+      bu.n += g.n;
+      buckets.set(bu._id, bu);
+      const ba = bands.get(bandId(scope, bandOf(score))) ?? { _id: bandId(scope, bandOf(score)), scope, band: bandOf(score), n: 0 };
+      ba.n += g.n;
+      bands.set(ba._id, ba);
+    }
+  }
+  return { buckets: [...buckets.values()], bands: [...bands.values()] };
+}
+
+export const HISTOGRAM_GROUPS: Document[] = [{ $group: { _id: { vertical: '$vertical', score: '$score' }, n: { $sum: 1 } } }];
+
+// The counter document that says the histogram is kept (it is only where every write runs in a transaction).
+export const HISTOGRAM_MARK = 'score_histogram';
+
+export function bandsOfScope(scope: string): Filter<BandDoc> {
+  return { scope: { $eq: scope } };
+}
+
+export function bucketsInBands(scope: string, bands: number[]): Filter<BucketDoc> {
+  return { scope: { $eq: scope }, band: { $in: bands } };
+}
+
+export const BANDS_DESC: SortSpec = { band: -1 };
+export const BUCKETS_DESC: SortSpec = { score: -1 };
+
+/** Rank counts from a scope's bands and the buckets of the bands asked about. */
+export function histogramCounts(bands: Pick<BandDoc, 'band' | 'n'>[], buckets: Pick<BucketDoc, 'band' | 'score' | 'n'>[]) {
+  return {
+    total: bands.reduce((sum, b) => sum + b.n, 0),
+    /** Listed hosts strictly above `score`; its band's buckets must be among `buckets`. */
+    above: (score: number): number => {
+      const band = bandOf(score);
+      return (
+        bands.filter((b) => b.band > band).reduce((sum, b) => sum + b.n, 0) +
+        buckets.filter((b) => b.band === band && b.score > score).reduce((sum, b) => sum + b.n, 0)
+      );
+    },
+  };
+}
+
+/**
+ * The score at position `offset` (0-based) of the rank order and how many hosts rank above it, found by walking
+ * bands then one band's buckets from the top: a deep page then skips only within one score's ties.
+ */
+export async function scoreAtOffset(
+  bandsDesc: Pick<BandDoc, 'band' | 'n'>[],
+  bucketsOfBand: (band: number) => Promise<Pick<BucketDoc, 'score' | 'n'>[]>,
+  offset: number,
+): Promise<{ score: number; above: number } | null> {
+  let before = 0;
+  for (const b of bandsDesc) {
+    if (before + b.n <= offset) {
+      before += b.n;
+      continue;
+    }
+    for (const bucket of (await bucketsOfBand(b.band)).sort((x, y) => y.score - x.score)) {
+      if (before + bucket.n > offset) return { score: bucket.score, above: before };
+      before += bucket.n;
+    }
+    return null; // bands and buckets disagree: the caller falls back to skipping
+  }
+  return null;
+}
+
+// The rank order from `score` down, within the same filters: a deep page starts in this score's ties.
+export function fromScoreDown(filter: Filter<LatestDoc>, score: number): Filter<LatestDoc> {
+  return { ...filter, score: { $lte: score } };
 }
 
 export function apiKeyToDoc(rec: ApiKeyRecord): ApiKeyDoc {

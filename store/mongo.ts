@@ -1,12 +1,30 @@
-// StoreRepo on MongoDB, for many stateless instances sharing one cluster. Deliberately thin: every filter,
+// StoreRepo on MongoDB, for many stateless instances sharing one deployment. Deliberately thin: every filter,
 // sort and update comes from mongo-queries.ts (unit-tested with mingo). As in SQLite, `latest` holds only
 // listed hosts; a delisted host's row is removed and rebuilt from its newest scan on relist.
-import { MongoClient, MongoServerError } from 'mongodb';
-import type { Collection, Db } from 'mongodb';
+//
+// Rules every collection of the service follows here (new ones too: accounts, sessions, leases, outbox ...):
+// - Writes that touch several documents go through `this.withTransaction(fn)`. On a replica set or sharded
+//   cluster fn runs as one transaction (snapshot reads, majority commit, retried a few times on transient
+//   errors); on a standalone it runs as the ordered writes it is, with session undefined, so fn must order them
+//   so that the same call repeated after a failure half-way repairs what the failure left (see saveScan and
+//   setDelisted). Pass `this.opts(session)` to every operation inside fn.
+// - Two transactions that read a document and write another can both commit (snapshot isolation): make writers
+//   that must exclude each other write one common document (see Q.latestTouch, Q.delistedHiddenScan).
+// - Upserts filter on equality only (_id or a unique key), so the server retries a duplicate-key upsert of two
+//   first writers; conditions go in a pipeline update ($cond), not in the filter (Q.latestUpsertUpdate).
+// - Reads go to the primary (read-after-write, re-checks), whatever the URI asks; reads carry maxTimeMS and the
+//   client has socket, pool and write-concern time limits, so a slow or lost server fails fast as a 503
+//   (lib/store-failure.ts), never hangs. (The driver's timeoutMS option is ignored by this driver version.)
+// - Rows that expire get a TTL index on their expiry Date ({ expireAfterSeconds: 0 }) in Q.INDEXES; readers
+//   still check the expiry, since the TTL monitor removes rows only about once a minute.
+// - Counts that pages ask for on every request are kept as counters in the same transaction as the rows
+//   (the score histogram here), never counted by walking an index.
+import { MongoClient, MongoError, MongoErrorLabel, MongoServerError } from 'mongodb';
+import type { ClientSession, Collection, Db, MongoClientOptions, TransactionOptions } from 'mongodb';
 import * as Q from './mongo-queries.js';
 import { MongoMonitoring } from './mongo-monitoring.js';
 import { scanOutboxField } from './mongo-monitoring-queries.js';
-import type { ApiKeyDoc, CounterDoc, DelistedDoc, LatestDoc, ScanDoc, UsageDoc } from './mongo-queries.js';
+import type { ApiKeyDoc, BandDoc, BucketDoc, CounterDoc, DelistedDoc, LatestDoc, ScanDoc, UsageDoc } from './mongo-queries.js';
 import type {
   ApiKeyRecord,
   LatestEntry,
@@ -19,11 +37,99 @@ import type {
   TopStoresOptions,
 } from './repo.js';
 
+/** Server-side limit of one read, and the client-side limits derived from it. */
+export const STORE_TIMEOUT_MS = 5000;
+const TX_ATTEMPTS = 8;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const TX_OPTIONS: TransactionOptions = {
+  readPreference: 'primary',
+  readConcern: { level: 'snapshot' },
+  writeConcern: { w: 'majority', wtimeoutMS: STORE_TIMEOUT_MS },
+  maxCommitTimeMS: STORE_TIMEOUT_MS,
+};
+
+/** Client options every MongoDB client of the service uses: primary reads, majority writes, bounded waits. */
+export const MONGO_CLIENT_OPTIONS: MongoClientOptions = {
+  serverSelectionTimeoutMS: 2500,
+  waitQueueTimeoutMS: STORE_TIMEOUT_MS,
+  socketTimeoutMS: 2 * STORE_TIMEOUT_MS,
+  readPreference: 'primary',
+  writeConcern: { w: 'majority', wtimeoutMS: STORE_TIMEOUT_MS },
+  retryWrites: true,
+  retryReads: true,
+};
+
+/** A replica set or a sharded cluster: the deployments with multi-document transactions. */
+export async function supportsTransactions(db: Db): Promise<boolean> {
+  const hello = await db.command({ hello: 1 });
+  return typeof hello.setName === 'string' || hello.msg === 'isdbgrid';
+}
+
+/**
+ * Runs fn as one transaction where the deployment has them (`transactional`), retried on transient errors
+ * (write conflicts, elections) a few times; on a standalone, runs fn once with session undefined (see the rules
+ * at the top). fn may run more than once: it must keep no effects outside the store between attempts.
+ */
+export async function withTransaction<T>(
+  client: MongoClient,
+  transactional: boolean,
+  fn: (session: ClientSession | undefined) => Promise<T>,
+): Promise<T> {
+  if (!transactional) return fn(undefined);
+  const session = client.startSession();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      session.startTransaction(TX_OPTIONS);
+      try {
+        const out = await fn(session);
+        await session.commitTransaction();
+        return out;
+      } catch (err) {
+        if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+        const transient = err instanceof MongoError && err.hasErrorLabel(MongoErrorLabel.TransientTransactionError);
+        if (!transient || attempt >= TX_ATTEMPTS) throw err;
+        await pause(Math.random() * 10 * attempt);
+      }
+    }
+  } finally {
+    await session.endSession().catch(() => undefined); // best effort: the outcome is already decided
+  }
+}
+
+/**
+ * Options for one operation: its session, and outside a transaction the server-side time limit (a transaction
+ * is bounded by maxCommitTimeMS, the server's transaction lifetime and the socket timeout instead).
+ */
+export function opOptions(session: ClientSession | undefined): { session?: ClientSession; maxTimeMS?: number } {
+  return session ? { session } : { maxTimeMS: STORE_TIMEOUT_MS };
+}
+
+/**
+ * Both reads at once outside a transaction; one after the other inside one, where the driver does not support
+ * operations running in parallel on the session.
+ */
+export async function both<A, B>(session: ClientSession | undefined, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> {
+  if (!session) return Promise.all([a(), b()]);
+  const ra = await a();
+  return [ra, await b()];
+}
+
+/** Creates the collections a transaction writes to: creating one inside a transaction needs 4.4 and no sharding. */
+export async function ensureCollections(db: Db, names: string[]): Promise<void> {
+  const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+  for (const name of names.filter((n) => !existing.has(n))) {
+    await db.createCollection(name).catch((err: unknown) => {
+      if (!(err instanceof MongoServerError && err.code === 48)) throw err; // NamespaceExists: another instance won
+    });
+  }
+}
+
 function isDuplicateKey(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === 11000;
 }
 
-// Concurrent first upserts of one _id can both miss and both insert; the loser succeeds on a retry.
+// Outside a transaction, concurrent first upserts of one _id can both miss and both insert; the loser succeeds
+// on a retry (the server retries most such upserts itself; this covers the rest).
 async function retryOnDuplicate<T>(op: () => Promise<T>): Promise<T> {
   try {
     return await op();
@@ -78,6 +184,12 @@ function count(n: number | undefined, dflt: number): number {
   return n === undefined ? dflt : Math.max(0, Math.floor(n));
 }
 
+/** Rank counts of one scope: listed hosts above a score, and in all. */
+interface ScopeCounts {
+  total: number;
+  above: (score: number) => number;
+}
+
 export class MongoRepo implements StoreRepo {
   private readonly client: MongoClient;
   private readonly db: Db;
@@ -88,9 +200,13 @@ export class MongoRepo implements StoreRepo {
   private readonly usage: Collection<UsageDoc>;
   private readonly counters: Collection<CounterDoc>;
   readonly monitoring: MongoMonitoring;
+  private readonly buckets: Collection<BucketDoc>;
+  private readonly bands: Collection<BandDoc>;
+  /** A replica set or sharded cluster: multi-document transactions, and with them the score histogram. */
+  private transactions = false;
 
   constructor(uri: string, dbName: string) {
-    this.client = new MongoClient(uri, { serverSelectionTimeoutMS: 2500 });
+    this.client = new MongoClient(uri, MONGO_CLIENT_OPTIONS);
     this.db = this.client.db(dbName);
     this.scans = this.db.collection<ScanDoc>('scans');
     this.latest = this.db.collection<LatestDoc>('latest');
@@ -98,18 +214,80 @@ export class MongoRepo implements StoreRepo {
     this.apiKeys = this.db.collection<ApiKeyDoc>('api_keys');
     this.usage = this.db.collection<UsageDoc>('usage');
     this.counters = this.db.collection<CounterDoc>('counters');
-    this.monitoring = new MongoMonitoring(this.db, (host) => this.isDelisted(host));
+    this.monitoring = new MongoMonitoring(this.db, (host) => this.isDelisted(host), {
+      run: (fn) => this.withTransaction(fn),
+      opts: (session) => this.opts(session),
+    });
+    this.buckets = this.db.collection<BucketDoc>('score_buckets');
+    this.bands = this.db.collection<BandDoc>('score_bands');
   }
 
   async init(): Promise<void> {
     await this.client.connect();
+    this.transactions = await supportsTransactions(this.db);
+    await ensureCollections(this.db, ['scans', 'latest', 'delisted', 'counters', 'score_buckets', 'score_bands']);
     await Promise.all([
       this.scans.createIndexes(Q.INDEXES.scans),
       this.latest.createIndexes(Q.INDEXES.latest),
       this.apiKeys.createIndexes(Q.INDEXES.api_keys),
       this.usage.createIndexes(Q.INDEXES.usage),
       this.monitoring.init(),
+      this.buckets.createIndexes(Q.INDEXES.score_buckets),
+      this.bands.createIndexes(Q.INDEXES.score_bands),
     ]);
+    await this.dropObsoleteIndexes();
+    await this.seedScanCounter();
+    await this.prepareHistogram();
+  }
+
+  private async dropObsoleteIndexes(): Promise<void> {
+    const collections = { scans: this.scans, latest: this.latest } as const;
+    for (const [name, indexes] of Object.entries(Q.OBSOLETE_INDEXES)) {
+      const collection = collections[name as keyof typeof collections];
+      for (const index of indexes ?? []) {
+        // Another instance may drop it first, or the collection may not exist yet.
+        await collection.dropIndex(index).catch((err: unknown) => {
+          if (!(err instanceof MongoServerError) || ![26, 27].includes(Number(err.code))) throw err;
+        });
+      }
+    }
+  }
+
+  // Ids continue above the highest stored scan, as in SQLite, even when the counter was lost or scans imported.
+  private async seedScanCounter(): Promise<void> {
+    const highest = await this.scans.findOne({}, { sort: Q.HIGHEST_ID_SORT, projection: { _id: 1 }, maxTimeMS: STORE_TIMEOUT_MS });
+    await retryOnDuplicate(() =>
+      this.counters.updateOne(Q.counterFilter(Q.SCAN_COUNTER), Q.counterAtLeast(highest?._id ?? 0), { upsert: true }),
+    );
+  }
+
+  // The histogram is kept only where every write runs in a transaction. Built once from `latest` when missing (a
+  // first start, or a deployment that ran as a standalone meanwhile, which drops the mark: its writes skip it).
+  private async prepareHistogram(): Promise<void> {
+    if (!this.transactions) {
+      await this.counters.deleteOne(Q.counterFilter(Q.HISTOGRAM_MARK));
+      return;
+    }
+    await this.withTransaction(async (session) => {
+      if (await this.counters.findOne(Q.counterFilter(Q.HISTOGRAM_MARK), this.opts(session))) return;
+      const groups = await this.latest
+        .aggregate<{ _id: { vertical: string | null; score: number }; n: number }>(Q.HISTOGRAM_GROUPS, this.opts(session))
+        .toArray();
+      const { buckets, bands } = Q.histogramDocs(groups);
+      await this.buckets.deleteMany({}, this.opts(session));
+      await this.bands.deleteMany({}, this.opts(session));
+      if (buckets.length > 0) await this.buckets.insertMany(buckets, this.opts(session));
+      if (bands.length > 0) await this.bands.insertMany(bands, this.opts(session));
+      await this.counters.insertOne({ _id: Q.HISTOGRAM_MARK, n: 1 }, this.opts(session));
+    });
+  }
+
+  private opts(session: ClientSession | undefined) {
+    return opOptions(session);
+  }
+
+  private withTransaction<T>(fn: (session: ClientSession | undefined) => Promise<T>): Promise<T> {
+    return withTransaction(this.client, this.transactions, fn);
   }
 
   async close(): Promise<void> {
@@ -131,69 +309,144 @@ export class MongoRepo implements StoreRepo {
     return doc.n;
   }
 
-  private async upsertLatest(scan: ScanRecord): Promise<void> {
+  // The same scan saved again (a retry after a failure half-way) is not a conflict.
+  private async insertScan(scan: ScanRecord, session: ClientSession | undefined): Promise<void> {
     try {
-      await this.latest.updateOne(Q.latestUpsertFilter(scan.host, scan.createdAt, scan.id), Q.latestUpsertUpdate(scan), {
-        upsert: true,
-      });
+      await this.scans.insertOne({ ...Q.scanToDoc(scan), ...scanOutboxField(scan.events) }, this.opts(session)); // events: same document
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err; // a newer scan holds the row
+      if (session || !isDuplicateKey(err)) throw err;
+      const stored = await this.scans.findOne(Q.scanById(scan.id), { projection: { host: 1, createdAt: 1 }, maxTimeMS: STORE_TIMEOUT_MS });
+      if (stored?.host !== scan.host || stored.createdAt.getTime() !== scan.createdAt.getTime()) throw err;
     }
   }
 
+  /** Moves the host's row to `scan` when it is newer, and the histogram with it. */
+  private async applyLatest(scan: ScanRecord, session: ClientSession | undefined): Promise<void> {
+    const upsert = () =>
+      this.latest.findOneAndUpdate(Q.latestByHost(scan.host), Q.latestUpsertUpdate(scan), {
+        ...this.opts(session),
+        upsert: true,
+        returnDocument: 'before',
+      });
+    const prev = session ? await upsert() : await retryOnDuplicate(upsert);
+    if (session) await this.moveCounts(prev, Q.latestAfter(prev, scan), session);
+  }
+
+  /** Deletes the host's row (and its count); the write first makes a concurrent save conflict (Q.latestTouch). */
+  private async removeLatest(host: string, session: ClientSession | undefined): Promise<void> {
+    if (!session) {
+      await this.latest.deleteOne(Q.latestByHost(host), this.opts(session));
+      return;
+    }
+    const prev = await this.latest.findOneAndUpdate(Q.latestByHost(host), Q.latestTouch(), {
+      ...this.opts(session),
+      upsert: true,
+      returnDocument: 'before',
+    });
+    await this.latest.deleteOne(Q.latestByHost(host), this.opts(session));
+    await this.moveCounts(prev, null, session);
+  }
+
+  private async moveCounts(prev: Q.Counted | null, next: Q.Counted | null, session: ClientSession): Promise<void> {
+    if (prev && next && prev.score === next.score && prev.vertical === next.vertical) return;
+    const { buckets, bands } = Q.countMoves(prev, next);
+    if (buckets.length > 0) await this.buckets.bulkWrite(buckets, { session, ordered: true });
+    if (bands.length > 0) await this.bands.bulkWrite(bands, { session, ordered: true });
+  }
+
+  /** Whether the host is delisted; in a transaction, a found mark is also written (Q.delistedHiddenScan). */
+  private async markedDelisted(host: string, session: ClientSession | undefined): Promise<boolean> {
+    if (!session) return this.isDelisted(host);
+    const res = await this.delisted.updateOne(Q.delistedByHost(host), Q.delistedHiddenScan(), this.opts(session));
+    return res.matchedCount > 0;
+  }
+
+  // Standalone order: scan, mark check, latest, mark re-check. A delist that slipped in between still wins; a
+  // failure after the scan leaves latest on an older scan until the host's next save or relist.
   async saveScan(scan: ScanRecord): Promise<void> {
-    await this.scans.insertOne({ ...Q.scanToDoc(scan), ...scanOutboxField(scan.events) }); // events: same document write
-    if (await this.isDelisted(scan.host)) return;
-    await this.upsertLatest(scan);
-    // No transaction spans both collections: a delist that slipped in between must still win.
-    if (await this.isDelisted(scan.host)) await this.latest.deleteOne(Q.latestByHost(scan.host));
+    await this.withTransaction(async (session) => {
+      await this.insertScan(scan, session);
+      if (await this.markedDelisted(scan.host, session)) return;
+      await this.applyLatest(scan, session);
+      if (!session && (await this.isDelisted(scan.host))) await this.removeLatest(scan.host, session);
+    });
   }
 
   async getScan(id: number): Promise<ScanRecord | null>;
   async getScan(id: number, report: 'json'): Promise<ScanJsonRecord | null>;
   async getScan(id: number, report?: 'json'): Promise<ScanRecord | ScanJsonRecord | null> {
-    const doc = await this.scans.findOne(Q.scanById(id));
+    const doc = await this.scans.findOne(Q.scanById(id), { maxTimeMS: STORE_TIMEOUT_MS });
     if (!doc) return null;
     return report === 'json' ? toScanJson(doc) : toScan(doc);
   }
 
   async latestByHost(host: string): Promise<LatestEntry | null> {
-    const doc = await this.latest.findOne(Q.latestByHost(host));
+    const doc = await this.latest.findOne(Q.latestByHost(host), { maxTimeMS: STORE_TIMEOUT_MS });
     return doc ? toLatest(doc) : null;
   }
 
   async latestByHosts(hosts: string[]): Promise<Map<string, LatestEntry>> {
     const out = new Map<string, LatestEntry>();
     if (hosts.length === 0) return out;
-    for (const doc of await this.latest.find(Q.latestByHosts(hosts)).toArray()) out.set(doc._id, toLatest(doc));
+    for (const doc of await this.latest.find(Q.latestByHosts(hosts), { maxTimeMS: STORE_TIMEOUT_MS }).toArray()) {
+      out.set(doc._id, toLatest(doc));
+    }
     return out;
   }
 
+  /**
+   * Counts for the given scores of one scope: from the histogram where it is kept (a scope's bands, ≤ 21
+   * documents, and the buckets of the scores' bands); on a standalone, by walking the index above each score.
+   */
+  private async scopeCounts(vertical: string | null, scores: number[], session: ClientSession | undefined): Promise<ScopeCounts> {
+    if (this.transactions) {
+      const scope = Q.scopeOf(vertical);
+      const [bands, buckets] = await both(
+        session,
+        () => this.bands.find(Q.bandsOfScope(scope), this.opts(session)).toArray(),
+        async () =>
+          scores.length > 0
+            ? this.buckets.find(Q.bucketsInBands(scope, [...new Set(scores.map(Q.bandOf))]), this.opts(session)).toArray()
+            : [],
+      );
+      return Q.histogramCounts(bands, buckets);
+    }
+    const [total, ...above] = await Promise.all([
+      vertical === null
+        ? this.latest.estimatedDocumentCount({ maxTimeMS: STORE_TIMEOUT_MS })
+        : this.latest.countDocuments(Q.scopeFilter(vertical), { maxTimeMS: STORE_TIMEOUT_MS }),
+      ...scores.map((t) => this.latest.countDocuments(Q.rankCountFilter(t, vertical), { maxTimeMS: STORE_TIMEOUT_MS })),
+    ]);
+    return { total, above: (t) => above[scores.indexOf(t)] };
+  }
+
+  // One snapshot where transactions exist, so that ranks, rows and totals agree under writes.
   async rankWindow(host: string, opts: RankWindowOptions = {}): Promise<RankWindow | null> {
+    return this.withTransaction((session) => this.rankWindowIn(host, opts, session));
+  }
+
+  private async rankWindowIn(host: string, opts: RankWindowOptions, session: ClientSession | undefined): Promise<RankWindow | null> {
     const v = opts.vertical ?? null;
     const asIf = opts.asIf;
-    const [delisted, ownDoc] = await Promise.all([this.isDelisted(host), this.latest.findOne(Q.latestByHost(host))]);
+    const [delisted, ownDoc] = await both(
+      session,
+      () => this.delisted.findOne(Q.delistedByHost(host), { ...this.opts(session), projection: { _id: 1 } }),
+      () => this.latest.findOne(Q.latestByHost(host), this.opts(session)),
+    );
     if (delisted) return null;
     const own = ownDoc && (v === null || ownDoc.vertical === v) ? toLatest(ownDoc) : null;
     if (!asIf && !own) return null;
 
     const s = asIf ? asIf.score : own!.score;
-    // With asIf the host's stored row is replaced by a hypothetical one: discount the stored one from every count.
-    const ownOut = asIf !== undefined && own !== null;
-    const aboveCount = async (t: number): Promise<number> =>
-      (await this.latest.countDocuments(Q.rankCountFilter(t, v))) -
-      (ownOut && own.score > t ? 1 : 0) +
-      (asIf && s > t ? 1 : 0);
-
     const nAbove = count(opts.above, 2);
     const nBelow = count(opts.below, 2);
     const up = Q.neighborsAbove(host, s, v);
     const down = Q.neighborsBelow(host, s, v);
-    const [total, upDocs, downDocs] = await Promise.all([
-      this.countScope(v),
-      nAbove > 0 ? this.latest.find(up.filter).sort(up.sort).limit(nAbove).toArray() : [],
-      nBelow > 0 ? this.latest.find(down.filter).sort(down.sort).limit(nBelow).toArray() : [],
-    ]);
+    const [upDocs, downDocs] = await both(
+      session,
+      async () => (nAbove > 0 ? this.latest.find(up.filter, this.opts(session)).sort(up.sort).limit(nAbove).toArray() : []),
+      async () => (nBelow > 0 ? this.latest.find(down.filter, this.opts(session)).sort(down.sort).limit(nBelow).toArray() : []),
+    );
 
     const self: LatestEntry = asIf
       ? {
@@ -207,9 +460,14 @@ export class MongoRepo implements StoreRepo {
       : own!;
     const entries = [...upDocs.reverse().map(toLatest), self, ...downDocs.map(toLatest)];
     const scores = [...new Set(entries.map((e) => e.score))];
-    const ranks = new Map(await Promise.all(scores.map(async (t) => [t, 1 + (await aboveCount(t))] as const)));
-    const rows: RankRow[] = entries.map((e) => ({ ...e, rank: ranks.get(e.score)! }));
-    return { host, rank: ranks.get(s)!, total: total - (ownOut ? 1 : 0) + (asIf ? 1 : 0), rows };
+    const counts = await this.scopeCounts(v, scores, session);
+    // With asIf the host's stored row is replaced by a hypothetical one: discount the stored one from every count.
+    const ownOut = asIf !== undefined && own !== null;
+    const rankOf = (t: number): number => 1 + counts.above(t) - (ownOut && own.score > t ? 1 : 0) + (asIf && s > t ? 1 : 0);
+    const rows: RankRow[] = entries.map((e) => ({ ...e, rank: rankOf(e.score) }));
+    const total = counts.total - (ownOut ? 1 : 0) + (asIf ? 1 : 0);
+    // Without a snapshot (standalone) the counts are separate reads: a rank never exceeds the total shown.
+    return { host, rank: rankOf(s), total: Math.max(total, ...rows.map((r) => r.rank)), rows };
   }
 
   // Ranks are competition ranks within the listed entries that pass the same filters.
@@ -217,9 +475,36 @@ export class MongoRepo implements StoreRepo {
     const limit = count(opts.limit, 0);
     const offset = count(opts.offset, 0);
     if (limit === 0) return [];
-    const docs = await this.latest.find(Q.topStoresFilter(opts)).sort(Q.RANK_SORT).skip(offset).limit(limit).toArray();
-    if (docs.length === 0) return [];
-    const first = offset === 0 ? 1 : 1 + (await this.latest.countDocuments(Q.topStoresAboveFilter(opts, docs[0].score)));
+    return this.withTransaction((session) => this.topStoresIn(opts, limit, offset, session));
+  }
+
+  private async topStoresIn(opts: TopStoresOptions, limit: number, offset: number, session: ClientSession | undefined): Promise<RankRow[]> {
+    const filter = Q.topStoresFilter(opts);
+    const unfiltered = opts.agentReadyOnly !== true && opts.since === undefined;
+    let first = 1;
+    let docs: LatestDoc[];
+    // A deep page of the plain index (sitemaps): the histogram finds the score at `offset`; the page then skips
+    // only within that score's ties instead of over every host above it.
+    const seeking = this.transactions && unfiltered && offset > 0;
+    const seek = seeking ? await this.scoreAtOffset(opts.vertical ?? null, offset, session) : null;
+    if (seeking && !seek) return []; // the offset is past the last host
+    if (seek) {
+      docs = await this.latest
+        .find(Q.fromScoreDown(filter, seek.score), this.opts(session))
+        .sort(Q.RANK_SORT)
+        .skip(offset - seek.above)
+        .limit(limit)
+        .toArray();
+      first = 1 + seek.above;
+    } else {
+      docs = await this.latest.find(filter, this.opts(session)).sort(Q.RANK_SORT).skip(offset).limit(limit).toArray();
+      if (docs.length === 0) return [];
+      if (offset > 0) {
+        first = 1 + (unfiltered
+          ? (await this.scopeCounts(opts.vertical ?? null, [docs[0].score], session)).above(docs[0].score)
+          : await this.latest.countDocuments(Q.topStoresAboveFilter(opts, docs[0].score), this.opts(session)));
+      }
+    }
     const out: RankRow[] = [];
     docs.forEach((d, i) => {
       const prev = out[i - 1];
@@ -229,39 +514,45 @@ export class MongoRepo implements StoreRepo {
     return out;
   }
 
-  // countDocuments({}) would walk every document; the collection's own count is exact on a replica set (it can
-  // overcount only with orphaned documents mid-migration on a sharded cluster).
-  private countScope(vertical: string | null): Promise<number> {
-    return vertical === null ? this.latest.estimatedDocumentCount() : this.latest.countDocuments(Q.scopeFilter(vertical));
+  private async scoreAtOffset(vertical: string | null, offset: number, session: ClientSession | undefined) {
+    const scope = Q.scopeOf(vertical);
+    const bands = await this.bands.find(Q.bandsOfScope(scope), this.opts(session)).sort(Q.BANDS_DESC).toArray();
+    return Q.scoreAtOffset(
+      bands,
+      (band) => this.buckets.find(Q.bucketsInBands(scope, [band]), this.opts(session)).sort(Q.BUCKETS_DESC).toArray(),
+      offset,
+    );
   }
 
   async countStores(vertical?: string | null): Promise<number> {
-    return this.countScope(vertical ?? null);
+    return (await this.scopeCounts(vertical ?? null, [], undefined)).total;
   }
 
+  // Delist: mark, then remove the row. Relist: remove the mark, then rebuild the row from the newest scan; a relist
+  // finding no mark still rebuilds a missing row, so repeating either call repairs one cut short half-way.
   async setDelisted(host: string, delisted: boolean): Promise<void> {
-    if (delisted) {
-      // Mark first, then remove: a concurrent saveScan re-checks the mark after its own upsert.
-      await retryOnDuplicate(() =>
-        this.delisted.updateOne(Q.delistedByHost(host), Q.delistedMark(new Date()), { upsert: true }),
-      );
-      await this.latest.deleteOne(Q.latestByHost(host));
-      return;
-    }
-    const removed = await this.delisted.deleteOne(Q.delistedByHost(host));
-    if (removed.deletedCount === 0) return;
-    const newest = await this.scans.findOne(Q.scansOfHost(host), { sort: Q.NEWEST_SCAN_SORT });
-    if (!newest) return;
-    let vertical = newest.vertical;
-    if (vertical === null) {
-      const withVertical = await this.scans.findOne(Q.scansOfHostWithVertical(host), { sort: Q.NEWEST_SCAN_SORT });
-      vertical = withVertical?.vertical ?? null;
-    }
-    await this.upsertLatest({ ...toScan(newest), vertical });
+    await this.withTransaction(async (session) => {
+      if (delisted) {
+        const mark = () => this.delisted.updateOne(Q.delistedByHost(host), Q.delistedMark(new Date()), { ...this.opts(session), upsert: true });
+        await (session ? mark() : retryOnDuplicate(mark));
+        await this.removeLatest(host, session);
+        return;
+      }
+      const removed = await this.delisted.deleteOne(Q.delistedByHost(host), this.opts(session));
+      if (removed.deletedCount === 0 && (await this.latest.findOne(Q.latestByHost(host), { ...this.opts(session), projection: { _id: 1 } }))) return;
+      const newest = await this.scans.findOne(Q.scansOfHost(host), { ...this.opts(session), sort: Q.NEWEST_SCAN_SORT });
+      if (!newest) return;
+      let vertical = newest.vertical;
+      if (vertical === null) {
+        const withVertical = await this.scans.findOne(Q.scansOfHostWithVertical(host), { ...this.opts(session), sort: Q.NEWEST_SCAN_SORT });
+        vertical = withVertical?.vertical ?? null;
+      }
+      await this.applyLatest({ ...toScan(newest), vertical }, session);
+    });
   }
 
   async isDelisted(host: string): Promise<boolean> {
-    return (await this.delisted.findOne(Q.delistedByHost(host), { projection: { _id: 1 } })) !== null;
+    return (await this.delisted.findOne(Q.delistedByHost(host), { projection: { _id: 1 }, maxTimeMS: STORE_TIMEOUT_MS })) !== null;
   }
 
   async putApiKey(rec: ApiKeyRecord): Promise<void> {
@@ -269,12 +560,12 @@ export class MongoRepo implements StoreRepo {
   }
 
   async findApiKey(keyHash: string): Promise<ApiKeyRecord | null> {
-    const doc = await this.apiKeys.findOne(Q.apiKeyByHash(keyHash));
+    const doc = await this.apiKeys.findOne(Q.apiKeyByHash(keyHash), { maxTimeMS: STORE_TIMEOUT_MS });
     return doc ? toApiKey(doc) : null;
   }
 
   async listApiKeys(): Promise<ApiKeyRecord[]> {
-    return (await this.apiKeys.find({}).sort(Q.API_KEY_SORT).toArray()).map(toApiKey);
+    return (await this.apiKeys.find({}, { maxTimeMS: STORE_TIMEOUT_MS }).sort(Q.API_KEY_SORT).toArray()).map(toApiKey);
   }
 
   async revokeApiKey(id: string, at: Date): Promise<boolean> {
@@ -294,12 +585,12 @@ export class MongoRepo implements StoreRepo {
   }
 
   async getUsage(key: string, period: string): Promise<number> {
-    return (await this.usage.findOne(Q.usageFilter(key, period)))?.n ?? 0;
+    return (await this.usage.findOne(Q.usageFilter(key, period), { maxTimeMS: STORE_TIMEOUT_MS }))?.n ?? 0;
   }
 
   async sumUsage(key: string, periods: string[]): Promise<number> {
     if (periods.length === 0) return 0;
-    const [row] = await this.usage.aggregate<{ n: number }>(Q.usageSumPipeline(key, periods)).toArray();
+    const [row] = await this.usage.aggregate<{ n: number }>(Q.usageSumPipeline(key, periods), { maxTimeMS: STORE_TIMEOUT_MS }).toArray();
     return row?.n ?? 0;
   }
 

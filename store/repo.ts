@@ -1,5 +1,5 @@
-// The one storage interface of the service (design/storage.md). Adapters: SQLite (embedded default) and MongoDB.
-// Async throughout, even for synchronous SQLite, so both adapters fit. Knows nothing of HTTP or scanning.
+// The one storage interface of the service (docs/architecture.md "Storage"). Adapters: SQLite (embedded default) and
+// MongoDB. Async throughout, even for synchronous SQLite, so both adapters fit. Knows nothing of HTTP or scanning.
 
 import type { MonitoringRepo } from './monitoring-repo.js';
 
@@ -9,7 +9,7 @@ export interface NewScan {
   score: number;
   grade: string;
   capped: boolean;
-  /** checks.md §9 rule at scan time: not capped, score ≥ 70, price, availability, live-agent access passing. */
+  /** docs/checks.md §9 rule at scan time: not capped, score ≥ 70, price, availability, live-agent access passing. */
   agentReady: boolean;
   createdAt: Date;
   ownerKeyId: string | null; // the Pro key that ran the scan, if any

@@ -3,6 +3,7 @@
 // Rows that expire (finished deliveries, old attempts) are deleted on write, SQLite having no TTL.
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { StoreUnavailableError } from '../lib/store-failure.js';
 import {
   ATTEMPTS_KEPT_PER_ENDPOINT,
   type Delivery,
@@ -235,11 +236,13 @@ export class SqliteMonitoring implements MonitoringRepo {
   }
 
   private get t(): ReturnType<SqliteMonitoring['makeTransactions']> {
+    if (!this.db.open) throw new StoreUnavailableError('SqliteRepo: the store is closed');
     if (!this.tx) throw new Error('SqliteMonitoring: init() has not been called');
     return this.tx;
   }
 
   private get q(): ReturnType<SqliteMonitoring['prepareAll']> {
+    if (!this.db.open) throw new StoreUnavailableError('SqliteRepo: the store is closed'); // 503, as in SqliteRepo
     if (!this.stmts) throw new Error('SqliteMonitoring: init() has not been called');
     return this.stmts;
   }

@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { StoreUnavailableError } from '../lib/store-failure.js';
 import type {
   ApiKeyRecord,
   LatestEntry,
@@ -263,6 +264,7 @@ export class SqliteRepo implements StoreRepo {
 
   /** Ready means writable: take the write lock and let go, waiting at most 100 ms (the call blocks the loop). */
   async ping(): Promise<void> {
+    this.assertOpen();
     this.pingStmt.get();
     this.db.pragma('busy_timeout = 100');
     try {
@@ -273,12 +275,19 @@ export class SqliteRepo implements StoreRepo {
     }
   }
 
+  // A closed connection is a store the service cannot use (503), not a bug: better-sqlite3 says so with a TypeError.
+  private assertOpen(): void {
+    if (!this.db.open) throw new StoreUnavailableError('SqliteRepo: the store is closed');
+  }
+
   private get q(): ReturnType<SqliteRepo['prepareAll']> {
+    this.assertOpen();
     if (!this.stmts) throw new Error('SqliteRepo: init() has not been called');
     return this.stmts;
   }
 
   private get t(): ReturnType<SqliteRepo['makeTransactions']> {
+    this.assertOpen();
     if (!this.tx) throw new Error('SqliteRepo: init() has not been called');
     return this.tx;
   }

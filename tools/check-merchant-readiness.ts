@@ -1,5 +1,6 @@
 // check_merchant_readiness: the latest stored readiness summary of one store. Reads the index only; it never
-// scans (spec §1.6), so an unknown store gets an error whose next_action points its owner at the scan endpoint.
+// scans (docs/decisions.md "MCP"), so an unknown store gets an error whose next_action points its owner at the scan
+// endpoint.
 import { z } from 'zod';
 import { Protocols } from '../schemas/scan-result.js';
 import { ReadHost, ReadinessSummary } from '../schemas/readiness.js';

@@ -1,4 +1,4 @@
-// get_agent_brief: the agent brief of one stored scan (spec §4 GET /scan/{scan_id}/brief.md, Pro): the fixes in
+// get_agent_brief: the agent brief of one stored scan (GET /api/v1/scan/{scan_id}/brief.md, Pro): the fixes in
 // order as steps, paste-ready artifacts and the re-scan call, as one markdown file. Reads the stored scan only;
 // the rendering is scan/brief.ts. Story: read → render.
 import { z } from 'zod';

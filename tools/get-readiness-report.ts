@@ -1,4 +1,5 @@
-// get_readiness_report: the full latest public report of one store, exactly as stored. Reads only (spec §1.6).
+// get_readiness_report: the full latest public report of one store, exactly as stored. Reads only (docs/decisions.md
+// "MCP").
 import { z } from 'zod';
 import { ReadHost, ReadinessReport } from '../schemas/readiness.js';
 import { hostNotScanned } from './readiness.js';

@@ -1,4 +1,4 @@
-// get_scan: one stored scan, exactly as it was answered when it ran (spec §4 GET /scan/{scan_id}.json).
+// get_scan: one stored scan, exactly as it was answered when it ran (GET /api/v1/scan/{scan_id}.json).
 // The store keeps each report as its JSON text: getScanJson hands that text over as it is, so REST sends it without
 // a parse and a re-serialisation that would give the same bytes back.
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // list_agent_ready_stores: the top of the readiness index restricted to verified agent-ready stores (scanned
-// within the last 90 days), optionally in one vertical. Reads only (spec §1.6).
+// within the last 90 days), optionally in one vertical. Reads only (docs/decisions.md "MCP").
 import { z } from 'zod';
 import { Limit, Vertical } from '../schemas/params.js';
 import { AgentReadyStores } from '../schemas/readiness.js';

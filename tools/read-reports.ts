@@ -1,4 +1,4 @@
-// read_reports: the bulk read (spec §4 POST /reports, rule 2): the latest stored report of up to 100 hosts in
+// read_reports: the bulk read (POST /api/v1/reports): the latest stored report of up to 100 hosts in
 // one store round trip. Never scans and never contacts a store. Story: normalise → read → shape.
 // Also the two request checks its REST row needs (body errors, Idempotency-Key), kept free of express.
 import type { z } from 'zod';
@@ -40,7 +40,7 @@ function hostReport(host: string, entry: LatestEntry | undefined, baseUrl: strin
   };
 }
 
-/** express.json leaves the body undefined for any other content type (security.md O8: 400, not 500). */
+/** express.json leaves the body undefined for any other content type (docs/security.md O8: 400, not 500). */
 export function reportsBody(body: unknown): unknown {
   if (body === undefined) {
     throw new AppError('INVALID_BODY', 'Send a JSON body with Content-Type: application/json, e.g. {"hosts": ["shop.example.com"]}.');
@@ -62,11 +62,11 @@ export function invalidReportsBody(issues: z.core.$ZodIssue[]): AppError {
   return new AppError('INVALID_BODY', `Invalid body: ${parts.join('; ')}${more}.`);
 }
 
-// security.md O4: a header we echo must be 1–255 visible ASCII characters. Inner spaces are allowed because the
+// docs/security.md O4: a header we echo must be 1–255 visible ASCII characters. Inner spaces are allowed because the
 // IETF Idempotency-Key draft uses a quoted structured-field string; Node already trims the ends and refuses CR/LF.
 const IDEMPOTENCY_KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
 
-/** The Idempotency-Key to echo (spec §4 rule 5), undefined when absent; anything else is 400 INVALID_BODY. */
+/** The Idempotency-Key to echo, undefined when absent; anything else is 400 INVALID_BODY. */
 export function idempotencyKey(values: string[] | undefined): string | undefined {
   if (values === undefined || values.length === 0) return undefined;
   if (values.length > 1) throw new AppError('INVALID_BODY', 'Send the Idempotency-Key header once.');

@@ -1,4 +1,4 @@
-// Readiness-index facts shared by the read tools: the agent_ready_verified rule (design/checks.md §9) and the
+// Readiness-index facts shared by the read tools: the agent_ready_verified rule (docs/checks.md §9) and the
 // public report link.
 import { AppError, scanNextAction } from '../lib/errors.js';
 import type { LatestEntry } from '../store/repo.js';

@@ -1,5 +1,5 @@
-// scan_store: audits a store now and records the result in the readiness index (spec §4 GET /scan).
-// Story: normalise → scan → rank → save → shape. Nothing is stored unless the scan completed.
+// scan_store: audits a store now and records the result in the readiness index (GET /api/v1/scan; docs/architecture.md
+// "A scan"). Story: normalise → scan → rank → save → shape. Nothing is stored unless the scan completed.
 // Calls for one store that arrive while its scan runs share that scan (single-flight): one scan, one stored
 // row, the same answer for each caller.
 import { z } from 'zod';
@@ -14,7 +14,7 @@ import { reportUrl } from './readiness.js';
 import { SingleFlight } from './single-flight.js';
 import { defineTool, type ToolContext } from './tool.js';
 
-/** checks.md §9: the checks an agent needs to quote and buy. */
+/** docs/checks.md §9: the checks an agent needs to quote and buy. */
 const READY_CHECKS = ['product_price', 'product_availability', 'access_live_agents_robots'];
 
 export const scanStore = defineTool({

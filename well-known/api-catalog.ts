@@ -1,5 +1,5 @@
 // GET /.well-known/api-catalog (RFC 9727): an RFC 9264 linkset naming the service's two APIs, the REST API and the
-// MCP server, each with its description (OpenAPI, the MCP server card), its guides (llms.txt, auth.md), its status
+// MCP server, each with its description (OpenAPI, the MCP server card), its guides (/llms.txt, /auth.md), its status
 // (/readyz) and the changelog.
 import { MCP_PATH } from '../lib/links.js';
 import { CHANGELOG_PATH } from '../lib/links.js';

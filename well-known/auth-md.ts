@@ -1,5 +1,6 @@
-// GET /auth.md: how to authenticate and what the limits are (spec §5, §8), for people and agents. Which endpoints
-// need a key comes from the route table; the numbers come from the running configuration, not from prose.
+// GET /auth.md: how to authenticate and what the limits are (docs/decisions.md "Limits and keys"), for people and
+// agents. Which endpoints need a key comes from the route table; the numbers come from the running configuration, not
+// from prose.
 import type { Config } from '../lib/config.js';
 import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { MCP_PATH } from '../lib/links.js';

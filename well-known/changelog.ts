@@ -1,6 +1,6 @@
-// GET /changelog.md: the repository's CHANGELOG.md as it is, read once at start. Spec §9.2 announces breaking
-// changes "in the site summary file and the changelog": llms.txt, the discovery document and deprecated
-// endpoints (rel="deprecation") link here.
+// GET /changelog.md: the repository's CHANGELOG.md as it is, read once at start. Breaking changes are announced
+// here (docs/decisions.md "API"): llms.txt, the discovery document and deprecated endpoints (rel="deprecation")
+// link to it.
 import { readFileSync } from 'node:fs';
 
 const SOURCE = new URL('../CHANGELOG.md', import.meta.url);

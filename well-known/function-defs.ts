@@ -1,4 +1,4 @@
-// Function-calling definitions for custom agents (spec §4 "Function-calling tool definitions"), generated from the
+// Function-calling definitions for custom agents, generated from the
 // tool declarations with expose ∋ 'functions'. GET /api/v1/tools.json answers OpenAI's `tools` shape
 // ({type: 'function', function: {name, description, parameters}}); ?format=anthropic answers Anthropic's
 // ({name, description, input_schema}). `parameters` is the zod input as JSON Schema (draft 2020-12, io: 'input')

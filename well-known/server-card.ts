@@ -1,9 +1,9 @@
-// The MCP server card (spec §4: /.well-known/mcp/server-card.json) and the MCP catalog, generated from the tool
-// declarations and BASE_URL.
+// The MCP server card (/.well-known/mcp/server-card.json, the path the service promises) and the MCP catalog,
+// generated from the tool declarations and BASE_URL.
 //
-// Decision on the upstream drift (design/architecture.md §6): the newest draft (experimental-ext-server-card
-// docs/discovery.md) drops tools from cards and prefers `<mcp-url>/server-card` found through
-// `/.well-known/mcp/catalog.json`. We keep the spec's `/.well-known/mcp/server-card.json` as the one card location,
+// Decision on the upstream drift (docs/decisions.md "MCP"): the newest draft (the discovery page of
+// modelcontextprotocol/experimental-ext-server-card) drops tools from cards and prefers `<mcp-url>/server-card`
+// found through `/.well-known/mcp/catalog.json`. We keep `/.well-known/mcp/server-card.json` as the one card location,
 // in SEP-2127's shape (reverse-DNS name, remotes[], capabilities) and still listing the MCP tools — harmless for
 // readers that ignore them, useful for those that want them before connecting. We also serve the catalog, whose
 // single entry points at that card, so catalog-first clients never have to guess. No `$schema` is claimed, since

@@ -52,7 +52,7 @@ async function main() {
   if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
   if (!wanted('load')) return;
 
-  // security.md P0: the server on core 0, the load generator (this process) on core 1.
+  // docs/security.md P0: the server on core 0, the load generator (this process) on core 1.
   if (spawnSync('taskset', ['-p', '-c', '1', String(process.pid)]).status !== 0) process.stderr.write('taskset unavailable: cores not pinned\n');
   const scanStats = await scanTiming();
   const template = scanStats.result;
@@ -200,6 +200,12 @@ async function indexTiming() {
     await indexed.rankWindow(host);
     windowTimes.push(performance.now() - t0);
   }
+  const countTimes: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const t0 = performance.now();
+    await indexed.countStores(i % 2 ? verticals[i % 4] : null);
+    countTimes.push(performance.now() - t0);
+  }
   const bulkTimes: number[] = [];
   for (let i = 0; i < 200; i++) {
     const batch = sample(100);
@@ -212,7 +218,7 @@ async function indexTiming() {
     xs.sort((a, b) => a - b);
     return { median: xs[Math.floor(xs.length / 2)], p99: xs[Math.floor(xs.length * 0.99)] };
   };
-  return { size: INDEX_SIZE, rankWindow: stat(windowTimes), bulk100: stat(bulkTimes) };
+  return { size: INDEX_SIZE, rankWindow: stat(windowTimes), count: stat(countTimes), bulk100: stat(bulkTimes) };
 }
 
 function report(rows: Row[], scan: Awaited<ReturnType<typeof scanTiming>>, index: Awaited<ReturnType<typeof indexTiming>>) {
@@ -223,6 +229,7 @@ function report(rows: Row[], scan: Awaited<ReturnType<typeof scanTiming>>, index
     '',
     `scan of the complete fixture store (loopback): median ${scan.median.toFixed(1)} ms, p95 ${scan.p95.toFixed(1)} ms, ${scan.requests} requests, score ${scan.score} ${scan.grade} (target < 500 ms)`,
     `rank window on ${index.size.toLocaleString('en')} stores: median ${index.rankWindow.median.toFixed(3)} ms, p99 ${index.rankWindow.p99.toFixed(3)} ms (target < 1 ms)`,
+    `store count (whole index / one vertical) on ${index.size.toLocaleString('en')} stores: median ${index.count.median.toFixed(3)} ms, p99 ${index.count.p99.toFixed(3)} ms`,
     `bulk read of 100 hosts on ${index.size.toLocaleString('en')} stores: median ${index.bulk100.median.toFixed(3)} ms, p99 ${index.bulk100.p99.toFixed(3)} ms`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

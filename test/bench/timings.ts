@@ -1,7 +1,7 @@
 // The speed targets that `npm test` no longer asserts (a fixed number of milliseconds is a coin toss on a busy
 // machine; the tests prove linear growth and timeouts with ratios instead). Each figure is printed with its
 // target and as a ratio to a baseline measured in the same run:
-// - parsers on hostile input (design/security.md R4–R6): CPU ms, best of 5, against JSON.parse of a 2 MB document;
+// - parsers on hostile input (docs/security.md R4–R6): CPU ms, best of 5, against JSON.parse of a 2 MB document;
 // - scans of hostile stores (R1–R6): wall ms, median of 3, against a scan of a plain small store;
 // - the store failing under the service (F1): time to the first 503 and to the first good scan once the fault is
 //   lifted, against a normal scan through the same app; plus the quick refusals (405 on /mcp, a 10 KiB token).
@@ -16,7 +16,7 @@ import { parsePage } from '../../scan/html.js';
 import { extractProduct } from '../../scan/product.js';
 import { findPrices, parsePrice } from '../../scan/price.js';
 import { parseSitemap } from '../../scan/sitemap.js';
-import { flattenEntities, jsonLdEntities, parseJsonLenient } from '../../scan/structured-data.js';
+import { flattenEntities, jsonLdEntities, parseJsonLenient } from '../../scan/structured-data/index.js';
 import { runScan } from '../../scan/index.js';
 import { createApp } from '../../server/app.js';
 import { testConfig } from '../../lib/config.js';

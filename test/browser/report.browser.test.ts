@@ -1,6 +1,6 @@
 // End to end in Debian's Chromium (playwright-core drives /usr/bin/chromium; nothing is downloaded): scan loopback
 // fixture stores through the home form, land on the report, prove a hostile store cannot run script there
-// (security.md O1), embed the badge from another origin (O2), and save screenshots to test-output/screenshots/.
+// (docs/security.md O1), embed the badge from another origin (O2), and save screenshots to test-output/screenshots/.
 // Without Chromium the test skips with a message, except under CI=true where it fails.
 import '../support/loopback-guard.js';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// security.md F5: duplicate concurrent scans of one store. Calls for one store that arrive while its scan runs
+// docs/security.md F5: duplicate concurrent scans of one store. Calls for one store that arrive while its scan runs
 // share that scan (single-flight): one visit to the store, one stored row, the same answer (same scan_id) for
 // every caller, and each caller charged one unit of its own quota. A caller that goes away stops waiting, but the
 // shared scan goes on while another caller still waits; it is cancelled only when nobody is left. Plus the tie

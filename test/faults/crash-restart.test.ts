@@ -1,4 +1,4 @@
-// security.md F2 (kill -9 under write load), F4 (restart loses nothing) and a SIGTERM during a scan, against the
+// docs/security.md F2 (kill -9 under write load), F4 (restart loses nothing) and a SIGTERM during a scan, against the
 // real service in child processes (test/support/child-server.ts) sharing one DATA_DIR:
 //   A: parallel scans of loopback fixture stores, SIGKILL at a random 0.5–3 s
 //   B: restart on the same file → every acknowledged scan readable as answered, the file consistent; 20 more hosts

@@ -1,4 +1,4 @@
-// security.md F1 (the store failing under the running service) and a store that resets connections mid-body.
+// docs/security.md F1 (the store failing under the running service) and a store that resets connections mid-body.
 // Faults are injected the way they happen: the disk fills up (PRAGMA max_page_count on the service's own
 // connection, the only one it applies to), or another process holds the write lock on the file. Every answer must
 // be a 503 JSON SERVICE_UNAVAILABLE with Retry-After or a normal answer — never a 500, never a crash — and the

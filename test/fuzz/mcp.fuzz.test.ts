@@ -1,4 +1,4 @@
-// Property-based fuzzing of POST /mcp through the real app (security.md O5/O6/O7): random JSON-RPC messages
+// Property-based fuzzing of POST /mcp through the real app (docs/security.md O5/O6/O7): random JSON-RPC messages
 // (methods, ids of every JSON type, params and tool arguments with operators and prototype keys), random raw
 // bodies and transport headers. Properties: never a 5xx; every answer with a body is JSON-RPC 2.0 (never HTML)
 // carrying the request's id when it had a valid one; tool failures are isError results in the spec's Error shape

@@ -1,6 +1,6 @@
-// Property-based fuzzing of every REST surface through the real app (security.md O7/O8, the error contract of
-// spec §7): random paths (percent-encoded garbage, dots, operators, unicode, sent raw), query strings, headers
-// (Authorization, Idempotency-Key, Origin, Content-Type, Accept …) and bodies. Properties: never a 5xx; every
+// Property-based fuzzing of every REST surface through the real app (docs/security.md O7/O8, and the
+// JSON error contract): random paths (percent-encoded garbage, dots, operators, unicode, sent raw), query strings,
+// headers (Authorization, Idempotency-Key, Origin, Content-Type, Accept …) and bodies. Properties: never a 5xx; every
 // error under /api (and /badge, /verify for non-browsers) is JSON in the spec shape; no stack or file path in any
 // body; the process stays up; stored data is unchanged (except by the one property that scans the fixture).
 // Seeded and bounded: FUZZ_SEED reproduces a run (FUZZ_SCALE=10 hunts deeper); each property stops at its time budget.

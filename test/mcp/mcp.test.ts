@@ -1,5 +1,5 @@
 // POST /mcp through the real app: the SDK's own client for the protocol, raw fetch for the transport guards
-// (design/security.md O5). The tools read stored data only; a fixture store proves nothing is ever fetched.
+// (docs/security.md O5). The tools read stored data only; a fixture store proves nothing is ever fetched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';

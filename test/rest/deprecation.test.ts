@@ -1,6 +1,7 @@
-// Deprecation as data (spec §9.3), proven with a row that exists only in this test: nothing real is deprecated.
-// The row's `deprecated` field gives Deprecation (RFC 9745) and Sunset (RFC 8594) headers and a successor-version
-// link on every answer, `deprecated: true` in OpenAPI, and a note in the discovery document and llms.txt.
+// Deprecation as data (docs/decisions.md "API"), proven with a row that exists only in this test: nothing real is
+// deprecated. The row's `deprecated` field gives Deprecation (RFC 9745) and Sunset (RFC 8594) headers and a
+// successor-version link on every answer, `deprecated: true` in OpenAPI, and a note in the discovery document and
+// llms.txt.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';

@@ -1,4 +1,4 @@
-// scan/discover.ts: the PDP URL patterns of design/checks.md §2, the politeness filter, candidate order from
+// scan/discover.ts: the PDP URL patterns of docs/checks.md §2, the politeness filter, candidate order from
 // the homepage, product URLs from sitemaps, and platform detection.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

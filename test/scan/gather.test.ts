@@ -1,4 +1,4 @@
-// scan/gather.ts (+ scan/mcp-probe.ts): the fetch plan of design/checks.md §2 against loopback fixture stores —
+// scan/gather.ts (+ scan/mcp-probe.ts): the fetch plan of docs/checks.md §2 against loopback fixture stores —
 // which requests go out, in which order, within the budget, never to cart/checkout/account, robots.txt honoured
 // for the scanner's own crawl, and the MCP probe over JSON and SSE.
 import '../support/loopback-guard.js';

@@ -204,7 +204,7 @@ test('R6: a meta description of 100,000 "a"s is parsed and read, in time linear 
 });
 
 test('R6: other 100,000-character values (title, h1, href, itemprop, typeof, robots header) stay linear', () => {
-  // n = 100,000 is the case of design/security.md R6; the repeated units scale with it.
+  // n = 100,000 is the case of docs/security.md R6; the repeated units scale with it.
   const input = (n: number) => {
     const long = 'a'.repeat(n);
     const html = `<head><meta name="robots" content="${'noindex,'.repeat(n / 5)}"><title>${long}</title></head>

@@ -1,4 +1,4 @@
-// protocolFlags: the adoption flags of design/checks.md §8 from real well-known documents of the corpus and hand-set
+// protocolFlags: the adoption flags of docs/checks.md §8 from real well-known documents of the corpus and hand-set
 // check results; null wherever this scan did not look, and always valid against the Protocols schema.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
-// Extraction against the real-world corpus (../shared/fixtures/real): the facts MANIFEST.md lists per page, the
-// expected outputs of extruct's own test suite, and agreement with the product-extraction-benchmark's human ground
+// Extraction against the real-world corpus (../shared/fixtures/real): the facts the corpus's manifest lists per page,
+// the expected outputs of extruct's own test suite, and agreement with the product-extraction-benchmark's human ground
 // truth (ours and extruct's figures printed side by side). Skips naming the folder when it is absent, fails under CI.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,11 +9,11 @@ import type { Entity, EntityValue, FactSource, PageFacts, ProductFacts } from '.
 import { parsePage } from '../../scan/html.js';
 import { extractProduct, isProductPage } from '../../scan/product.js';
 import { parsePrice } from '../../scan/price.js';
-import { normaliseType } from '../../scan/structured-data.js';
+import { normaliseType } from '../../scan/structured-data/index.js';
 import { readRealFixture, requireRealFixtures } from '../helpers/artifacts.js';
 
 // ---------------------------------------------------------------------------------------------------------------
-// MANIFEST.md, one row per page: what extraction must find ("~" prefix on a name = the name contains it).
+// The corpus's manifest, one row per page: what extraction must find ("~" prefix on a name = the name contains it).
 
 interface Expect {
   file: string;

@@ -1,4 +1,4 @@
-// Invariants over the whole check set (architecture.md "Where do I add a check"): ids = file names, known pillars,
+// Invariants over the whole check set (docs/architecture.md "Add a check"): ids = file names, known pillars,
 // points summing to each pillar's max and to 100, texts present, a test per check; plus runChecks' error handling.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { ORIGIN, makeArtifacts, makePage, makePdp, okResource, robotsFrom } from
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CATALOGUE = readFileSync(resolve(ROOT, 'docs/checks.md'), 'utf8');
 
-/** The check ids of each pillar's table in the catalogue's §4, in the order listed. */
+/** The check ids of each pillar's table in docs/checks.md §4, in the order listed. */
 function catalogueIds(): Map<string, string[]> {
   const section = CATALOGUE.slice(CATALOGUE.indexOf('\n## 4 '), CATALOGUE.indexOf('\n## 5 '));
   const ids = new Map<string, string[]>();

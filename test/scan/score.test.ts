@@ -1,5 +1,5 @@
 // score(): points, pillar sums, the hard-block cap, grade bands and fix ordering on the archetypes of
-// design/checks.md §6, with the real check definitions and hand-set outcomes.
+// docs/checks.md §6, with the real check definitions and hand-set outcomes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';

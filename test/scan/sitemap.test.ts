@@ -1,4 +1,4 @@
-// scan/sitemap.ts: urlset / sitemapindex reading, the caps, and the XML bombs of design/security.md R4.
+// scan/sitemap.ts: urlset / sitemapindex reading, the caps, and the XML bombs of docs/security.md R4.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_SITEMAP_ENTRIES, parseSitemap, pickChildSitemap, sameHostUrls } from '../../scan/sitemap.js';
@@ -65,7 +65,7 @@ test('only the first 50,000 entries are read, in time linear in their number', (
   assertLinear('urlset entries', MAX_SITEMAP_ENTRIES / 10, entries, parseSitemap);
 });
 
-// security.md R4: nothing is expanded (a bomb that were expanded would not finish at all); the time each parse
+// docs/security.md R4: nothing is expanded (a bomb that were expanded would not finish at all); the time each parse
 // takes is measured by `npm run bench`.
 test('billion laughs (10 levels × 10) is not expanded', () => {
   let dtd = '<!ENTITY lol "lol">';

@@ -17,7 +17,7 @@ import {
   parseJsonLenient,
   propStrings,
   propValues,
-} from '../../scan/structured-data.js';
+} from '../../scan/structured-data/index.js';
 
 const ok = (text: string): { value: unknown; repairs: string[]; truncated: boolean } => {
   const r = parseJsonLenient(text);

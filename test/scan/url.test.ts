@@ -1,4 +1,4 @@
-// Unit tests of scan/url.ts: scan-target normalisation and refusal (security.md S1, S2, S6, S7, S8), the address
+// Unit tests of scan/url.ts: scan-target normalisation and refusal (docs/security.md S1, S2, S6, S7, S8), the address
 // classifier against every row of "Address classes to refuse", host identity and bare host-name validation.
 import '../support/loopback-guard.js';
 import { test } from 'node:test';

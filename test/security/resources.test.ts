@@ -1,4 +1,4 @@
-// security.md R1–R6 at the service boundary: hostile stores scanned through GET /api/v1/scan of the real app. The
+// docs/security.md R1–R6 at the service boundary: hostile stores scanned through GET /api/v1/scan of the real app. The
 // caller always gets an answer (200 with the affected resource or check failed, or 504 when the home page itself
 // never arrives; a timeout within 10× its configured time, where the hostile store would never end), the process
 // stays alive and small, the fixture never sees more than SCAN_MAX_REQUESTS requests, and whatever is stored
@@ -201,7 +201,7 @@ describe('R5: deep nesting', () => {
 });
 
 describe('R6: ReDoS inputs', () => {
-  // n = 100,000 is the case of design/security.md R6 (meta content of 100,000 characters, a robots line of 50,000
+  // n = 100,000 is the case of docs/security.md R6 (meta content of 100,000 characters, a robots line of 50,000
   // "*", a 1 MiB llms.txt line); smaller n scale every long value alike, for the linear-time ratios below.
   const routes = (n = 100_000): FixtureRoutes => ({
     '/': page(

@@ -1,4 +1,4 @@
-// security.md R8, the light node:test version (the 200-socket run belongs to the bench): the server exactly as
+// docs/security.md R8, the light node:test version (the 200-socket run belongs to the bench): the server exactly as
 // serve() builds it for production. 20 raw sockets send an unfinished header block and then one byte every 2 s;
 // each must get Node's 408 and be closed about headersTimeout (10 s) after it opened, well before Node's default
 // 30 s connection check would do it (the regression signal), while /healthz keeps answering as fast as it did

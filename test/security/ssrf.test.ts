@@ -1,4 +1,4 @@
-// security.md S1–S8 at the service boundary: GET /api/v1/scan (and the home-page form) through the real app and
+// docs/security.md S1–S8 at the service boundary: GET /api/v1/scan (and the home-page form) through the real app and
 // the real store, under production rules except that the fixture's own address is allowed
 // (SCAN_ALLOW_PRIVATE=0 + allowIPAddressList ['127.0.0.1']). A canary on 127.0.0.2 counts connections (it must
 // stay at 0), the loopback guard must stay silent, names resolve through an injected table, and nothing stored

@@ -1,4 +1,4 @@
-// security.md O1–O8, K1 and L2 at the service boundary, for what the unit and surface tests do not already prove
+// docs/security.md O1–O8, K1 and L2 at the service boundary, for what the unit and surface tests do not already prove
 // (the README in this folder maps every row to its test). Each refusal is a clear 4xx in the spec's Error shape
 // (JSON under /api, /badge and /verify), nothing leaks to a store, and nothing stored changes.
 import '../support/loopback-guard.js';

@@ -1,8 +1,11 @@
 // The behaviour every StoreRepo adapter must show, run against each of them (sqlite.test.ts, mongo.test.ts).
-// Each case gets a fresh repo from makeRepo, so adapters never see each other's data.
+// Each case gets a fresh repo from makeRepo, so adapters never see each other's data; `sibling` opens a second
+// instance on a repo's database, for the cases of several service instances (contract-concurrency.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LatestEntry, RankRow, RankWindow, ScanRecord, StoreRepo } from '../../store/repo.js';
+import { runConcurrencyCases } from './contract-concurrency.js';
+import type { SiblingHook } from './contract-concurrency.js';
 
 const T0 = Date.parse('2025-03-01T12:00:00.000Z');
 const at = (minutes: number): Date => new Date(T0 + minutes * 60_000);
@@ -74,7 +77,7 @@ function referenceWindow(
 export function runStoreRepoContract(
   name: string,
   makeRepo: () => Promise<StoreRepo>,
-  opts: { skip?: string | false } = {},
+  opts: { skip?: string | false; sibling?: SiblingHook } = {},
 ): void {
   if (opts.skip) {
     // A skipped test (rather than a skipped suite) is what node's summary counts and prints the reason of.
@@ -657,5 +660,7 @@ export function runStoreRepoContract(
       assert.equal(await repo.latestByHost('never.example'), null);
       assert.equal(await repo.countStores(), 1);
     }));
+
+    runConcurrencyCases(makeRepo, opts.sibling);
   });
 }

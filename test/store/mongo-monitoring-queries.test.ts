@@ -35,9 +35,12 @@ function upsert(docs: Docs, filter: unknown, update: AnyObject): void {
     if (Object.keys(rest).length > 0) updateOne(docs, filter as AnyObject, rest as never);
     return;
   }
-  const id = (filter as { _id: { $eq: unknown } })._id.$eq;
-  docs.push({ _id: id });
-  updateOne(docs, { _id: { $eq: id } }, { ...rest, ...($setOnInsert ? { $set: $setOnInsert } : {}) } as never);
+  // The server seeds the new document with the filter's equality fields.
+  const seed: AnyObject = Object.fromEntries(Object.entries(filter as Record<string, { $eq: unknown }>).map(([k, v]) => [k, v.$eq]));
+  // An _id in $setOnInsert becomes the new document's _id (mingo refuses to $set _id, so it is seeded here).
+  const { _id: insertId, ...onInsert } = ($setOnInsert ?? {}) as AnyObject;
+  docs.push({ ...(insertId === undefined ? {} : { _id: insertId }), ...seed });
+  updateOne(docs, filter as AnyObject, { ...rest, $set: onInsert } as never);
 }
 
 const t = (minutes: number) => new Date(Date.parse('2025-03-01T12:00:00Z') + minutes * 60_000);
@@ -133,6 +136,16 @@ describe('mongo monitoring queries (mingo)', () => {
     assert.deepEqual([docs[0].attempts, docs[0].state], [2, 'delivered']);
     assert.ok((docs[0].expiresAt as Date) > t(30), 'a finished delivery gets its TTL date');
     assert.equal(claim(t(100_000), 'e'), null);
+  });
+
+  it('a delivery upserted twice on its dedupe key is inserted once, whole, and never overwritten', () => {
+    const docs: Docs = [];
+    const d = { id: 'd1', dedupeKey: 'ep:m', endpointId: 'ep', messageId: 'm', eventType: 'scan.completed', payload: '{}', nextAttemptAt: t(5), createdAt: t(0) };
+    upsert(docs, M.deliveryByDedupeKey('ep:m'), M.deliveryInsertOnce(d) as AnyObject);
+    upsert(docs, M.deliveryByDedupeKey('ep:m'), M.deliveryInsertOnce({ ...d, id: 'd2', payload: '{"other":1}' }) as AnyObject);
+    assert.equal(docs.length, 1);
+    assert.deepEqual(docs[0], M.deliveryToDoc(d) as unknown as AnyObject);
+    assert.equal(find(docs, M.dueDeliveryFilter(t(5))).length, 1);
   });
 
   it('attempt pruning removes the 101st newest and everything older, of that endpoint only', () => {

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { Aggregator, Query, updateOne } from 'mingo';
 import type { AnyObject } from 'mingo/types';
 import * as Q from '../../store/mongo-queries.js';
-import type { LatestDoc, SortSpec, UsageDoc } from '../../store/mongo-queries.js';
+import type { BandDoc, BucketDoc, LatestDoc, SortSpec, UsageDoc } from '../../store/mongo-queries.js';
 import type { ScanRecord } from '../../store/repo.js';
 
 type Docs = AnyObject[];
@@ -137,44 +137,155 @@ describe('mongo-queries: neighbours', () => {
 });
 
 describe('mongo-queries: latest upsert', () => {
-  it('the filter matches the host row only when it is not newer than the scan', () => {
-    const row = { ...latest('h.example', 50), updatedAt: new Date(1000) };
-    const matches = (host: string, at: number, id: number) => new Query(Q.latestUpsertFilter(host, new Date(at), id) as AnyObject).test(row);
-    assert.equal(matches('h.example', 2000, 1), true);
-    assert.equal(matches('h.example', 1000, row.scanId + 1), true, 'same instant, later scan id');
-    assert.equal(matches('h.example', 1000, row.scanId - 1), false, 'same instant, earlier scan id');
-    assert.equal(matches('h.example', 999, 99), false);
-    assert.equal(matches('other.example', 2000, 1), false);
-    assert.equal(matches('{"$gt":""}', 2000, 1), false);
-  });
+  // The upsert filters on _id alone, so a duplicate-key insert of two first saves is retried by the server (and by
+  // the adapter outside a transaction): the retry matches the row that won the insert.
+  const save = (docs: Docs, s: ScanRecord) => {
+    const first = upsert(docs, Q.latestByHost(s.host), Q.latestUpsertUpdate(s));
+    return first === 'duplicate' ? upsert(docs, Q.latestByHost(s.host), Q.latestUpsertUpdate(s)) : first;
+  };
 
-  it('out-of-order saves never move latest backwards; a scan without vertical keeps the host one', () => {
+  it('moves the row only to a newer scan (same instant: a higher id); a scan without vertical keeps the host one', () => {
     const docs: Docs = [];
-    const save = (s: ScanRecord) => upsert(docs, Q.latestUpsertFilter(s.host, s.createdAt, s.id), Q.latestUpsertUpdate(s));
-    assert.equal(save(scan({ id: 2, score: 80, vertical: 'food', createdAt: new Date(2000) })), 'inserted');
+    assert.equal(save(docs, scan({ id: 2, score: 80, vertical: 'food', createdAt: new Date(2000) })), 'inserted');
     assert.deepEqual(docs, [
       { _id: 'h.example', scanId: 2, vertical: 'food', score: 80, grade: 'D', capped: false, agentReady: false, updatedAt: new Date(2000) },
     ]);
-    assert.equal(save(scan({ id: 1, score: 20, vertical: 'toys', createdAt: new Date(1000) })), 'duplicate');
-    assert.equal(docs[0].scanId, 2);
+    assert.equal(save(docs, scan({ id: 1, score: 20, vertical: 'toys', createdAt: new Date(1000) })), 'updated');
+    assert.equal(docs[0].scanId, 2, 'an older scan leaves the row as it was');
     assert.equal(docs[0].score, 80);
-    assert.equal(save(scan({ id: 3, score: 60, vertical: null, grade: 'C', agentReady: true, createdAt: new Date(3000) })), 'updated');
+    assert.equal(docs[0].vertical, 'food');
+    assert.equal(save(docs, scan({ id: 3, score: 60, vertical: null, grade: 'C', agentReady: true, createdAt: new Date(3000) })), 'updated');
     assert.deepEqual(docs, [
       { _id: 'h.example', scanId: 3, vertical: 'food', score: 60, grade: 'C', capped: false, agentReady: true, updatedAt: new Date(3000) },
     ]);
-    assert.equal(save(scan({ id: 4, score: 61, vertical: 'toys', createdAt: new Date(3000) })), 'updated', 'same instant: the later save wins');
-    assert.equal(docs[0].vertical, 'toys');
-    assert.equal(save(scan({ id: 5, host: 'n.example', vertical: null })), 'inserted');
+    save(docs, scan({ id: 4, score: 61, vertical: 'toys', createdAt: new Date(3000) }));
+    assert.equal(docs[0].vertical, 'toys', 'same instant: the higher id wins');
+    save(docs, scan({ id: 2, score: 1, vertical: 'food', createdAt: new Date(3000) }));
+    assert.equal(docs[0].scanId, 4, 'same instant, lower id: kept');
+    assert.equal(save(docs, scan({ id: 5, host: 'n.example', vertical: null })), 'inserted');
     assert.equal(docs[1].vertical, null, 'a new host without vertical gets null, not a missing field');
     assert.equal(docs.length, 2);
   });
 
+  it('two first saves that both miss: the newer scan wins in either order', () => {
+    const older = scan({ id: 7, score: 10, createdAt: new Date(1000) });
+    const newer = scan({ id: 8, score: 90, createdAt: new Date(2000) });
+    for (const order of [[older, newer], [newer, older]]) {
+      const docs: Docs = [];
+      // Both updates find no row; the first inserts, the second collides and is retried against that row.
+      assert.equal(upsert(docs, Q.latestByHost('h.example'), Q.latestUpsertUpdate(order[0])), 'inserted');
+      assert.equal(upsert(docs, { _id: { $eq: 'h.example' }, _missing: { $exists: true } }, Q.latestUpsertUpdate(order[1])), 'duplicate');
+      assert.equal(save(docs, order[1]), 'updated');
+      assert.equal(docs.length, 1);
+      assert.equal(docs[0].scanId, 8, `order ${order.map((x) => x.id)}`);
+      assert.equal(docs[0].score, 90);
+    }
+  });
+
+  it('latestAfter and scanWins say what the pipeline leaves, on random out-of-order saves', () => {
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const docs: Docs = [];
+    let expected: LatestDoc | null = null;
+    for (let id = 1; id <= 200; id++) {
+      const s = scan({ id: Math.floor(rand() * 50) + 1, score: Math.floor(rand() * 100), vertical: rand() < 0.3 ? null : `v${Math.floor(rand() * 3)}`, createdAt: new Date(Math.floor(rand() * 10) * 1000) });
+      assert.equal(Q.scanWins(expected, s), Q.latestAfter(expected, s) !== expected);
+      expected = Q.latestAfter(expected, s);
+      save(docs, s);
+      assert.deepEqual(docs[0], { ...expected }, `after scan ${s.id}@${s.createdAt.getTime()}`);
+    }
+  });
+
   it('values that look like expressions are stored as they are', () => {
     const docs: Docs = [];
-    const s = scan({ grade: '$score', vertical: '$vertical' });
-    upsert(docs, Q.latestUpsertFilter(s.host, s.createdAt, s.id), Q.latestUpsertUpdate(s));
+    save(docs, scan({ grade: '$score', vertical: '$vertical' }));
     assert.equal(docs[0].grade, '$score');
     assert.equal(docs[0].vertical, '$vertical');
+  });
+
+  it('a delist first writes the row (creating it if need be), so that a concurrent save conflicts', () => {
+    const docs: Docs = [{ ...latest('h.example', 50) }];
+    assert.equal(upsert(docs, Q.latestByHost('h.example'), Q.latestTouch()), 'updated');
+    assert.equal(upsert(docs, Q.latestByHost('new.example'), Q.latestTouch()), 'inserted');
+    assert.equal(docs[0].score, 50, 'the touch changes no field the index reads');
+  });
+});
+
+describe('mongo-queries: score histogram', () => {
+  type Row = { _id: string; vertical: string | null; score: number };
+  const apply = (docs: { buckets: Docs; bands: Docs }, prev: Q.Counted | null, next: Q.Counted | null) => {
+    const moves = Q.countMoves(prev, next);
+    for (const [target, ops] of [[docs.buckets, moves.buckets], [docs.bands, moves.bands]] as const) {
+      for (const op of ops as { updateOne: { filter: unknown; update: unknown } }[]) upsert(target, op.updateOne.filter, op.updateOne.update);
+    }
+  };
+  const countsOf = (docs: { buckets: Docs; bands: Docs }, vertical: string | null, scores: number[]) => {
+    const scope = Q.scopeOf(vertical);
+    const bands = find(docs.bands, Q.bandsOfScope(scope)) as unknown as BandDoc[];
+    const buckets = find(docs.buckets, Q.bucketsInBands(scope, [...new Set(scores.map(Q.bandOf))])) as unknown as BucketDoc[];
+    return Q.histogramCounts(bands, buckets);
+  };
+
+  it('kept move by move, it counts like the rows it follows, and a rebuild gives the same documents', () => {
+    let seed = 31;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rows = new Map<string, Row>();
+    const docs = { buckets: [] as Docs, bands: [] as Docs };
+    for (let i = 0; i < 400; i++) {
+      const host = `h${Math.floor(rand() * 40)}.example`;
+      const prev = rows.get(host) ?? null;
+      const next = rand() < 0.15 ? null : { _id: host, vertical: rand() < 0.2 ? null : `v${Math.floor(rand() * 3)}`, score: Math.round(rand() * 1000) / 10 };
+      apply(docs, prev, next);
+      if (next) rows.set(host, next);
+      else rows.delete(host);
+    }
+    const all = [...rows.values()];
+    for (const vertical of [null, 'v0', 'v1', 'v2']) {
+      const scoped = all.filter((r) => vertical === null || r.vertical === vertical);
+      const probes = [...scoped.map((r) => r.score), 0, 4.9, 5, 50, 99.9, 100];
+      const counts = countsOf(docs, vertical, probes);
+      assert.equal(counts.total, scoped.length, `total of ${vertical}`);
+      for (const t of probes) assert.equal(counts.above(t), scoped.filter((r) => r.score > t).length, `above ${t} in ${vertical}`);
+    }
+    const groups = new Aggregator(Q.HISTOGRAM_GROUPS).run(all as AnyObject[]) as never;
+    const rebuilt = Q.histogramDocs(groups);
+    const live = (list: Docs) => list.filter((d) => d.n !== 0).sort((x, y) => String(x._id).localeCompare(String(y._id)));
+    assert.deepEqual(live(rebuilt.buckets as never), live(docs.buckets));
+    assert.deepEqual(live(rebuilt.bands as never), live(docs.bands));
+  });
+
+  it('a move within one score and vertical writes nothing', () => {
+    assert.deepEqual(Q.countMoves({ score: 50, vertical: 'food' }, { score: 50, vertical: 'food' }), { buckets: [], bands: [] });
+    assert.equal(Q.countMoves(null, { score: 50, vertical: 'food' }).buckets.length, 2, 'the whole index and the vertical');
+    assert.equal(Q.countMoves({ score: 50, vertical: null }, { score: 51, vertical: null }).bands.length, 0, 'same band: no band write');
+  });
+
+  it('a deep page starts at the score the histogram finds and skips only within its ties', async () => {
+    const docs = { buckets: [] as Docs, bands: [] as Docs };
+    const rows: LatestDoc[] = [];
+    let seed = 5;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 120; i++) {
+      const row = { ...latest(`h${String(i).padStart(3, '0')}.example`, Math.floor(rand() * 20) * 5, rand() < 0.5 ? 'food' : 'toys') };
+      rows.push(row);
+      apply(docs, null, row);
+    }
+    for (const vertical of [null, 'food']) {
+      const scope = Q.scopeOf(vertical);
+      const filter = Q.topStoresFilter({ vertical });
+      const plain = new Query(filter as AnyObject).find<AnyObject>(rows).sort(Q.RANK_SORT).all();
+      const bands = find(docs.bands, Q.bandsOfScope(scope), Q.BANDS_DESC) as unknown as BandDoc[];
+      const bucketsOf = async (band: number) => find(docs.buckets, Q.bucketsInBands(scope, [band]), Q.BUCKETS_DESC) as unknown as BucketDoc[];
+      for (const offset of [0, 1, 7, 30, 59, plain.length - 1]) {
+        const seek = await Q.scoreAtOffset(bands, bucketsOf, offset);
+        assert.ok(seek, `offset ${offset}`);
+        assert.equal(seek.above, plain.filter((r) => (r.score as number) > seek.score).length);
+        const page = new Query(Q.fromScoreDown(filter, seek.score) as AnyObject).find<AnyObject>(rows).sort(Q.RANK_SORT).skip(offset - seek.above).limit(10).all();
+        assert.deepEqual(page.map((r) => r._id), plain.slice(offset, offset + 10).map((r) => r._id), `page at ${offset} in ${vertical}`);
+        assert.ok(offset - seek.above < plain.filter((r) => r.score === seek.score).length, 'the skip stays within one score');
+      }
+      assert.equal(await Q.scoreAtOffset(bands, bucketsOf, plain.length), null, 'past the end');
+    }
   });
 });
 
@@ -248,13 +359,22 @@ describe('mongo-queries: usage and counters', () => {
     assert.notEqual(Q.usageId('a', '2025'), Q.usageId('a2', '025'));
   });
 
-  it('the scan id counter counts up from 1', () => {
+  it('the scan id counter counts up from 1, or from the highest stored id it was raised to', () => {
     const docs: Docs = [];
     const next = () => {
       upsert(docs, Q.counterFilter(Q.SCAN_COUNTER), Q.counterIncrement());
       return docs[0].n as number;
     };
     assert.deepEqual([next(), next(), next()], [1, 2, 3]);
+    const fresh: Docs = [];
+    assert.equal(upsert(fresh, Q.counterFilter(Q.SCAN_COUNTER), Q.counterAtLeast(41)), 'inserted');
+    assert.equal(fresh[0].n, 41, 'a lost counter starts above the stored scans');
+    upsert(fresh, Q.counterFilter(Q.SCAN_COUNTER), Q.counterAtLeast(0));
+    assert.equal(fresh[0].n, 41, 'never lowered (an empty scans collection, another instance starting)');
+    upsert(fresh, Q.counterFilter(Q.SCAN_COUNTER), Q.counterIncrement());
+    assert.equal(fresh[0].n, 42);
+    const scans = [Q.scanToDoc(scan({ id: 3 })), Q.scanToDoc(scan({ id: 41 })), Q.scanToDoc(scan({ id: 9 }))];
+    assert.equal(find(scans, {}, Q.HIGHEST_ID_SORT, 1)[0]._id, 41);
   });
 });
 
@@ -285,10 +405,23 @@ describe('mongo-queries: keys, scans and delisting', () => {
     assert.equal(Q.scanToDoc(scan({ report })).report, JSON.stringify(report));
   });
 
-  it('marks a host delisted with an upsert on its _id', () => {
+  it('marks a host delisted with an upsert on its _id; a save while delisted writes the mark', () => {
     const docs: Docs = [];
     assert.equal(upsert(docs, Q.delistedByHost('h.example'), Q.delistedMark(new Date(1))), 'inserted');
     assert.equal(upsert(docs, Q.delistedByHost('h.example'), Q.delistedMark(new Date(2))), 'updated');
     assert.deepEqual(docs, [{ _id: 'h.example', at: new Date(2) }]);
+    assert.equal(updateOne(docs, Q.delistedByHost('h.example') as AnyObject, Q.delistedHiddenScan() as never).matchedCount, 1);
+    assert.equal(updateOne(docs, Q.delistedByHost('other.example') as AnyObject, Q.delistedHiddenScan() as never).matchedCount, 0, 'no mark: nothing written');
+    assert.deepEqual(docs, [{ _id: 'h.example', at: new Date(2), hiddenScans: 1 }]);
+  });
+
+  it('no two indexes of a collection share a key pattern (MongoDB 4.4 refuses it)', () => {
+    for (const [name, indexes] of Object.entries(Q.INDEXES)) {
+      const keys = indexes.map((i) => JSON.stringify(i.key));
+      assert.equal(new Set(keys).size, keys.length, name);
+      for (const obsolete of Q.OBSOLETE_INDEXES[name as keyof typeof Q.INDEXES] ?? []) {
+        assert.ok(!indexes.some((i) => i.name === obsolete), `${obsolete} is not created again`);
+      }
+    }
   });
 });

@@ -9,6 +9,14 @@ import { runMonitoringContract } from './monitoring-contract.js';
 
 const uri = process.env.MONGODB_URI;
 const dbNames: string[] = [];
+const dbOf = new WeakMap<object, string>();
+
+async function open(name: string): Promise<MongoRepo> {
+  const repo = new MongoRepo(uri!, name);
+  await repo.init();
+  dbOf.set(repo, name);
+  return repo;
+}
 
 if (uri) {
   after(async () => {
@@ -26,30 +34,18 @@ runStoreRepoContract(
   async () => {
     const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
     dbNames.push(name);
-    const repo = new MongoRepo(uri!, name);
-    await repo.init();
-    return repo;
+    return open(name);
   },
-  { skip: !uri && 'MONGODB_URI not set' },
+  // A second client on the same database stands for a second service instance.
+  { skip: !uri && 'MONGODB_URI not set', sibling: (repo) => open(dbOf.get(repo)!) },
 );
 
-const dbOf = new WeakMap<object, string>();
 runMonitoringContract(
   'MongoRepo',
   async () => {
     const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
     dbNames.push(name);
-    const repo = new MongoRepo(uri!, name);
-    await repo.init();
-    dbOf.set(repo, name);
-    return repo;
+    return open(name);
   },
-  {
-    skip: !uri && 'MONGODB_URI not set',
-    twinOf: async (repo) => {
-      const twin = new MongoRepo(uri!, dbOf.get(repo)!);
-      await twin.init();
-      return twin;
-    },
-  },
+  { skip: !uri && 'MONGODB_URI not set', twinOf: (repo) => open(dbOf.get(repo)!) },
 );

@@ -19,10 +19,17 @@ runStoreRepoContract('SqliteRepo (:memory:)', async () => {
   return repo;
 });
 
-runStoreRepoContract('SqliteRepo (file)', async () => {
-  const repo = new SqliteRepo(join(dir, `contract-${++files}.db`));
+// Two adapters on one file stand for two service instances on one store.
+const fileOf = new WeakMap<object, string>();
+async function openFile(file: string): Promise<SqliteRepo> {
+  const repo = new SqliteRepo(file);
   await repo.init();
+  fileOf.set(repo, file);
   return repo;
+}
+
+runStoreRepoContract('SqliteRepo (file)', () => openFile(join(dir, `contract-${++files}.db`)), {
+  sibling: (repo) => openFile(fileOf.get(repo)!),
 });
 
 runMonitoringContract('SqliteRepo (:memory:)', async () => {
@@ -31,24 +38,9 @@ runMonitoringContract('SqliteRepo (:memory:)', async () => {
   return repo;
 });
 
-const fileOf = new WeakMap<object, string>();
-runMonitoringContract(
-  'SqliteRepo (file)',
-  async () => {
-    const file = join(dir, `monitoring-${++files}.db`);
-    const repo = new SqliteRepo(file);
-    await repo.init();
-    fileOf.set(repo, file);
-    return repo;
-  },
-  {
-    twinOf: async (repo) => {
-      const twin = new SqliteRepo(fileOf.get(repo)!);
-      await twin.init();
-      return twin;
-    },
-  },
-);
+runMonitoringContract('SqliteRepo (file)', () => openFile(join(dir, `monitoring-${++files}.db`)), {
+  twinOf: (repo) => openFile(fileOf.get(repo)!),
+});
 
 describe('SqliteRepo persistence', () => {
   it('keeps scans, latest, ranks, keys, usage, delisting and the id counter across a reopen', async () => {

@@ -1,6 +1,6 @@
 // The real service in its own process, as production runs it: `node --import tsx --import
 // ./test/support/loopback-guard.ts server/main.ts` with a given environment and DATA_DIR, for the tests that kill,
-// stop or restart it (security.md F2, F4, SIGTERM). Resolves once the "listening" log line names the URL.
+// stop or restart it (docs/security.md F2, F4, SIGTERM). Resolves once the "listening" log line names the URL.
 // stdout and stderr are drained continuously (pino writes synchronously: a full pipe would stall the child).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';

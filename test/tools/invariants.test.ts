@@ -66,7 +66,7 @@ test('hints are explicit and consistent with what each tool does', () => {
     assert.equal(hints.readOnlyHint, !reachesOut.has(tool), `${tool.name}: only a scan writes (the index)`);
     if (hints.readOnlyHint) assert.ok(hints.idempotentHint && !hints.destructiveHint, `${tool.name}: a read is idempotent and harmless`);
     assert.equal(hints.destructiveHint, false, `${tool.name}: no tool deletes or overwrites anything`);
-    // decisions.md: MCP reads stored scores only, it never scans.
+    // docs/decisions.md "MCP": MCP reads stored scores only, it never scans.
     if (tool.expose.includes('mcp')) assert.ok(hints.readOnlyHint && !hints.openWorldHint, `${tool.name} on MCP reads only`);
   }
 });

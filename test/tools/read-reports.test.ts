@@ -1,5 +1,5 @@
 // read_reports through the real app (POST /api/v1/reports): order and shape, normalisation, delisting, the
-// 100-host boundary, every bad body of security.md O6–O8, Idempotency-Key (O4), Pro auth (K1), and proof that
+// 100-host boundary, every bad body of docs/security.md O6–O8, Idempotency-Key (O4), Pro auth (K1), and proof that
 // the bulk read never touches a store.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // GET /changelog.md: the repository's CHANGELOG.md, served as Markdown, naming the running version, and linked from
-// llms.txt and the discovery document (spec §9.2: breaking changes are announced there).
+// llms.txt and the discovery document (breaking changes are announced there: docs/decisions.md "API").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,6 @@
-// Pins every generated surface of the tool declarations (design/architecture.md §4.3). A diff here means a model
-// or a client sees something new: review it, then `npm run golden` to accept it. BASE_URL is http://localhost:3000.
+// Pins every generated surface of the tool declarations (docs/architecture.md "One declaration, every surface"). A diff
+// here means a model or a client sees something new: review it, then `npm run golden` to accept it. BASE_URL is
+// http://localhost:3000.
 import { test } from 'node:test';
 import { startApp, getJson } from '../helpers/start-app.js';
 import { connectMcp } from '../helpers/mcp-client.js';

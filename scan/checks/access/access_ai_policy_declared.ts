@@ -2,7 +2,7 @@
 // for several AI tokens count; which way the policy goes (allow or refuse training) does not matter here.
 import { defineCheck } from '../../check.js';
 import { AI_TOKENS, normaliseToken } from '../../robots.js';
-import { describe } from '../shared.js';
+import { describe } from '../evidence.js';
 
 const AI = new Set(AI_TOKENS.map(normaliseToken));
 

@@ -2,7 +2,8 @@
 // page parser collected; AI opt-outs such as noai are a merchant's choice and only cost the partial grade.
 import { defineCheck } from '../../check.js';
 import type { PageFacts } from '../../artifacts.js';
-import { NO_PRODUCT_PAGE, sampledPdps } from '../shared.js';
+import { NO_PRODUCT_PAGE } from '../evidence.js';
+import { sampledPdps } from '../product-pages.js';
 
 const BLOCKING = ['noindex', 'none'];
 const LIMITING = ['noai', 'noimageai', 'noml', 'nosnippet'];
@@ -33,7 +34,7 @@ export default defineCheck({
     if (!home && pdps.length === 0) return { status: 'fail', evidence: `No page could be inspected (${NO_PRODUCT_PAGE}).` };
     const found = (page: PageFacts, list: string[]) => directives(page).filter((d) => list.includes(d));
 
-    // The homepage decides only when there is no product page (checks.md §4).
+    // The homepage decides only when there is no product page (docs/checks.md §4).
     const judged = pdps.length > 0 ? pdps : home ? [home] : [];
     const blocked = judged.map((p) => ({ url: p.url, d: found(p, BLOCKING) })).filter((x) => x.d.length > 0);
     if (blocked.length > 0) {

@@ -2,7 +2,9 @@
 // at `/` and on the sampled product paths? Blocking all of them caps the score (H1); training bots never count.
 import { defineCheck } from '../../check.js';
 import { LIVE_AGENT_TOKENS, SEARCH_ENGINE_TOKENS, liveAgentAccess } from '../../robots.js';
-import { describe, pathOf, resourceUrl, statusOf } from '../shared.js';
+import { describe } from '../evidence.js';
+import { resourceUrl, statusOf } from '../resources.js';
+import { pathOf } from '../urls.js';
 
 export default defineCheck({
   id: 'access_live_agents_robots',
@@ -19,7 +21,7 @@ export default defineCheck({
   run(a) {
     const status = statusOf(a.robotsTxt);
     const where = describe(a.robotsTxt);
-    // checks.md §5: a 5xx (or unreachable) robots.txt stops compliant crawlers, but it is transient: partial, no cap.
+    // docs/checks.md §5: a 5xx (or unreachable) robots.txt stops compliant crawlers, but is transient: partial, no cap.
     if ((status !== null && status >= 500) || (!a.robotsTxt.ok && status === null && (a.robotsTxt.reason === 'timeout' || a.robotsTxt.reason === 'error'))) {
       return { status: 'partial', evidence: `robots.txt ${where}: compliant agents treat the whole store as disallowed until it answers.` };
     }

@@ -1,8 +1,10 @@
-// Do agent user-agents get the same store as a neutral client? Differential rule (checks.md §5): a block or challenge
+// Do agent user-agents get the store a neutral client gets? Differential rule (docs/checks.md §5): a block or challenge
 // for the agent probe only counts when the neutral request got the page, and it is "as seen from our scanner".
 import { defineCheck } from '../../check.js';
 import type { HttpResponse } from '../../artifacts.js';
-import { blockEvidence, challengeMarker, describe, is2xx, quote, responseOf, titleOf } from '../shared.js';
+import { blockEvidence, challengeMarker, titleOf } from '../bot-wall.js';
+import { describe, quote } from '../evidence.js';
+import { is2xx, responseOf } from '../resources.js';
 
 const BLOCK_STATUSES = new Set([401, 403, 503]);
 
@@ -61,7 +63,7 @@ export default defineCheck({
       };
     }
 
-    // R13: the PDP probe. A wall only there (homepage fine) is partial (checks.md §4 access_no_bot_wall).
+    // R13: the PDP probe. A wall only there (homepage fine) is partial (docs/checks.md §4 access_no_bot_wall).
     const pdpAgent = responseOf(a.pdpAgentMarkdown);
     const pdpNeutral = a.pdps.length > 0 ? responseOf(a.pdps[0].resource) : null;
     if (pdpAgent && pdpNeutral && is2xx(pdpNeutral.status)) {

@@ -2,7 +2,8 @@
 // on tight per-fetch budgets, so a slow store is read partially or not at all.
 import { defineCheck } from '../../check.js';
 import type { Resource } from '../../artifacts.js';
-import { describe, responseOf } from '../shared.js';
+import { describe } from '../evidence.js';
+import { responseOf } from '../resources.js';
 
 const HOME_PASS_MS = 1500;
 const PDP_PASS_MS = 2000;

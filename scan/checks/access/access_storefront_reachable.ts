@@ -2,7 +2,10 @@
 // closes the store to every agent (H3 caps the score); a bare 5xx or timeout is an ordinary, uncapped failure.
 import { defineCheck } from '../../check.js';
 import type { HttpResponse, PageFacts } from '../../artifacts.js';
-import { blockEvidence, challengeMarker, describe, hostOf, is2xx, registrableDomain, responseOf } from '../shared.js';
+import { blockEvidence, challengeMarker } from '../bot-wall.js';
+import { describe } from '../evidence.js';
+import { is2xx, responseOf } from '../resources.js';
+import { hostOf, registrableDomain } from '../urls.js';
 
 function isPasswordPage(res: HttpResponse, page: PageFacts | null): boolean {
   const onPasswordPath = [res.url, ...res.redirects].some((u) => {

@@ -2,7 +2,9 @@
 // or variant id, or a cart link carrying a product id? A script-bound button alone is partial.
 import { defineCheck } from '../../check.js';
 import type { FormInfo, LinkInfo } from '../../artifacts.js';
-import { findPhrase, noPdpEvidence, sampledPdps, snippet } from '../shared.js';
+import { snippet } from '../evidence.js';
+import { findPhrase } from '../page-text.js';
+import { noPdpEvidence, sampledPdps } from '../product-pages.js';
 
 const CART_PATH = /cart|basket|bag|checkout|warenkorb|panier|carrito|carrello|winkelwagen|koszyk|kosik|košík/i;
 const ID_INPUT = /^(id|variant|variant_id|variantid|product|product_id|productid|product-id|sku|item|item_id|itemid|add-to-cart|add|pid|asin|offerlistingid|items\[\]\[id\]|items\[0\]\[id\])$/i;

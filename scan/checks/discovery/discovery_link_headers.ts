@@ -1,7 +1,8 @@
 // Does the homepage advertise machine-readable resources in an RFC 8288 `Link` response header? HTML <link> elements
 // are noted in the evidence but earn nothing: agents read headers before (or instead of) parsing the HTML.
 import { defineCheck } from '../../check.js';
-import { describe, responseOf } from '../shared.js';
+import { describe } from '../evidence.js';
+import { responseOf } from '../resources.js';
 
 const RELS = ['api-catalog', 'describedby', 'service-desc', 'sitemap'];
 

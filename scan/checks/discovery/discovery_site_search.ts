@@ -2,11 +2,12 @@
 // carries the query placeholder; a plain GET search form is noted in the evidence but earns nothing.
 import { defineCheck } from '../../check.js';
 import type { Entity } from '../../artifacts.js';
-import { entitiesOf, propEntities, propText, props, snippet } from '../shared.js';
+import { snippet } from '../evidence.js';
+import { entitiesOf, propEntities, propText, propValues } from '../../structured-data/index.js';
 
 function targets(action: Entity): string[] {
   const out: string[] = [];
-  for (const v of props(action, 'target')) {
+  for (const v of propValues(action, 'target')) {
     if (typeof v === 'string') out.push(v);
     else {
       const t = propText(v, 'urlTemplate');

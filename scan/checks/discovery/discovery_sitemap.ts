@@ -2,7 +2,8 @@
 // (a <urlset> or <sitemapindex> root with <loc> entries); the product URLs inside are discovery_product_urls' job.
 import { defineCheck } from '../../check.js';
 import type { Resource } from '../../artifacts.js';
-import { describe, is2xx, responseOf } from '../shared.js';
+import { describe } from '../evidence.js';
+import { is2xx, responseOf } from '../resources.js';
 
 function sitemapKind(r: Resource): 'urlset' | 'sitemapindex' | null {
   const res = responseOf(r);

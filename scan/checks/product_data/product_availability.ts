@@ -2,7 +2,8 @@
 // OpenGraph-only product:availability is partial.
 import { defineCheck } from '../../check.js';
 import { isItemAvailability } from '../../availability.js';
-import { STRUCTURED, aggregatePdps, quote } from '../shared.js';
+import { quote } from '../evidence.js';
+import { aggregatePdps, STRUCTURED } from '../product-pages.js';
 
 export default defineCheck({
   id: 'product_availability',

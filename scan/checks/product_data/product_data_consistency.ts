@@ -3,7 +3,9 @@
 import { defineCheck } from '../../check.js';
 import { amountReadings, priceMentions, pricePositions, samePrice } from '../../price.js';
 import { availabilityKind, stockStatements } from '../../availability.js';
-import { STRUCTURED, aggregatePdps, nameIndex, normText, quote } from '../shared.js';
+import { quote } from '../evidence.js';
+import { nameIndex, normText } from '../page-text.js';
+import { aggregatePdps, STRUCTURED } from '../product-pages.js';
 
 const WINDOW = 300; // characters around the visible price or name that count as the buy box
 

@@ -4,7 +4,8 @@
 import { defineCheck } from '../../check.js';
 import type { Fact } from '../../artifacts.js';
 import { classifyGtin } from '../../identifiers.js';
-import { aggregatePdps, quote } from '../shared.js';
+import { quote } from '../evidence.js';
+import { aggregatePdps } from '../product-pages.js';
 
 /** Identifiers scraped from visible text are not published for machines; only markup counts. */
 function fromMarkup(f: Fact<string> | null): Fact<string> | null {

@@ -1,7 +1,7 @@
 // Do product pages carry OpenGraph product tags (og:type product, a price with currency, og:image)? Many link
 // fetchers and lightweight agents read these head tags before, or instead of, JSON-LD.
 import { defineCheck } from '../../check.js';
-import { aggregatePdps } from '../shared.js';
+import { aggregatePdps } from '../product-pages.js';
 
 function meta(m: Record<string, string[]>, key: string): string | null {
   return m[key]?.find((v) => v.trim() !== '')?.trim() ?? null;

@@ -3,7 +3,8 @@
 import { defineCheck } from '../../check.js';
 import type { Fact } from '../../artifacts.js';
 import { isCurrencyCode } from '../../price.js';
-import { STRUCTURED, aggregatePdps, quote } from '../shared.js';
+import { quote } from '../evidence.js';
+import { aggregatePdps, STRUCTURED } from '../product-pages.js';
 
 /** A price only read from the visible text is not published for machines: it counts as missing. */
 function fromMarkup<T>(f: Fact<T> | null | undefined): Fact<T> | null {

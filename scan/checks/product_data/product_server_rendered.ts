@@ -2,7 +2,9 @@
 // JavaScript, so an app shell that fills itself from an API shows them nothing.
 import { defineCheck } from '../../check.js';
 import { priceMentions, samePrice, visiblePrices } from '../../price.js';
-import { aggregatePdps, nameIndex, normText, quote } from '../shared.js';
+import { quote } from '../evidence.js';
+import { nameIndex, normText } from '../page-text.js';
+import { aggregatePdps } from '../product-pages.js';
 
 export default defineCheck({
   id: 'product_server_rendered',

@@ -1,9 +1,12 @@
 // Does the store publish an agentic-commerce profile: UCP at /.well-known/ucp or ACP discovery at
-// /.well-known/acp.json? They are alternatives (checks.md §1.3): the better of the two counts, never both.
+// /.well-known/acp.json? They are alternatives (docs/checks.md §1 rule 3): the better one counts, never both.
 import { defineCheck } from '../../check.js';
 import type { CheckOutcome } from '../../check.js';
 import type { Artifacts } from '../../artifacts.js';
-import { DATE_VERSION, describe, isAbsoluteHttpUrl, isJsonType, readAcp, readUcp, responseOf } from '../shared.js';
+import { describe } from '../evidence.js';
+import { isJsonType, responseOf } from '../resources.js';
+import { isAbsoluteHttpUrl } from '../urls.js';
+import { DATE_VERSION, readAcp, readUcp } from '../../protocol-documents.js';
 
 const RANK = { pass: 2, partial: 1, fail: 0 } as const;
 

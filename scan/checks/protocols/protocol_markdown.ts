@@ -2,7 +2,9 @@
 // found, R13 asked the homepage instead, and its title or h1 must be in the Markdown. An advertised .md alternate
 // is noted but only real negotiation earns the point.
 import { defineCheck } from '../../check.js';
-import { describe, is2xx, responseOf, sampledPdps } from '../shared.js';
+import { describe } from '../evidence.js';
+import { sampledPdps } from '../product-pages.js';
+import { is2xx, responseOf } from '../resources.js';
 
 function norm(s: string): string {
   return s.toLowerCase().replace(/\s+/g, ' ').trim();
@@ -21,7 +23,7 @@ export default defineCheck({
   how: 'When a request asks for `text/markdown`, return a Markdown rendering of the page with `Content-Type: text/markdown` and `Vary: Accept` (an edge rule or CDN feature can do this), and link it as `rel="alternate" type="text/markdown"`.',
   run(a) {
     const pdp = sampledPdps(a)[0];
-    // checks.md §2 R13: PDP #1, or the homepage when no product page was found.
+    // docs/checks.md §2 R13: PDP #1, or the homepage when no product page was found.
     const page = pdp ? pdp.page : a.homePage;
     const asked = pdp ? 'Product page' : 'No product page found, so the homepage was asked:';
     const alternate = page?.headLinks.find((l) => l.rel.includes('alternate') && l.type === 'text/markdown');

@@ -1,7 +1,8 @@
 // Does a storefront MCP server answer? Reads the probe gather.ts made (initialize, then tools/list) against the
 // endpoint declared in UCP or the server card, or Shopify's /api/mcp; never calls a tool.
 import { defineCheck } from '../../check.js';
-import { COMMERCE_TOOL, describe } from '../shared.js';
+import { describe } from '../evidence.js';
+import { COMMERCE_TOOL } from '../../protocol-documents.js';
 
 export default defineCheck({
   id: 'protocol_mcp_endpoint',

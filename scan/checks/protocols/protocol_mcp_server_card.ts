@@ -1,7 +1,9 @@
 // Is there an MCP server card that names the server and its endpoint, so agents can connect without guessing?
 // Accepts the SEP-2127 shape (remotes[].url) and the older SEP-1649 shape (transport.endpoint), the draft still moves.
 import { defineCheck } from '../../check.js';
-import { describe, isJsonType, readServerCard, responseOf } from '../shared.js';
+import { describe } from '../evidence.js';
+import { isJsonType, responseOf } from '../resources.js';
+import { readServerCard } from '../../protocol-documents.js';
 
 export default defineCheck({
   id: 'protocol_mcp_server_card',

@@ -2,7 +2,9 @@
 // these before recommending a merchant they do not know.
 import { defineCheck } from '../../check.js';
 import type { LinkInfo } from '../../artifacts.js';
-import { linkHaystack, sitePages, snippet } from '../shared.js';
+import { snippet } from '../evidence.js';
+import { linkHaystack } from '../page-text.js';
+import { sitePages } from '../site-pages.js';
 
 const CONTACT_WORDS = ['contact', 'kontakt', 'contatt', 'contacto', 'nous-contacter', 'customer-service', 'customer service', 'kundenservice', 'service client', 'help center', 'support'];
 const LEGAL_WORDS = ['terms', 'conditions', 'privacy', 'agb', 'datenschutz', 'impressum', 'cgv', 'mentions-legales', 'mentions légales', 'privacidad', 'condiciones', 'legal', 'policies/terms-of-service', 'privacy-policy', 'voorwaarden', 'termini', 'regulamin'];

@@ -1,7 +1,7 @@
 // Do product pages publish ratings or reviews in structured data? One sampled product page with an aggregateRating
 // (value + count) or a review is enough: not every product has reviews yet.
 import { defineCheck } from '../../check.js';
-import { noPdpEvidence, sampledPdps } from '../shared.js';
+import { noPdpEvidence, sampledPdps } from '../product-pages.js';
 
 export default defineCheck({
   id: 'trust_reviews',

@@ -2,7 +2,10 @@
 // or at least a linked shipping page? Delivery cost is part of the price an agent compares.
 import { defineCheck } from '../../check.js';
 import type { Entity } from '../../artifacts.js';
-import { entitiesOf, hasProp, propEntities, propText, linkHaystack, siteEntities, sitePages, snippet } from '../shared.js';
+import { snippet } from '../evidence.js';
+import { linkHaystack } from '../page-text.js';
+import { siteEntities, sitePages } from '../site-pages.js';
+import { entitiesOf, hasProp, propEntities, propText } from '../../structured-data/index.js';
 
 const SHIPPING_WORDS = ['shipping', 'delivery', 'versand', 'lieferung', 'livraison', 'envío', 'envio', 'spedizion', 'consegna', 'verzend', 'bezorg', 'wysyłka', 'dostawa', 'frakt', 'leverans', 'levering', 'doprava'];
 

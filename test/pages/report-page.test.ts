@@ -1,6 +1,6 @@
 // GET /r/{scan_id} through the real app: headers (exact CSP), content (gauge, pillars, checks, fixes, products,
 // neighbors, badge snippets, links), Open Graph, 404 pages, delisting, and the escaping of a hostile store's
-// strings (security.md O1), checked on the parsed DOM rather than by string search alone.
+// strings (docs/security.md O1), checked on the parsed DOM rather than by string search alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'parse5';

@@ -1,5 +1,5 @@
 // GET /badge/{host}.svg through the real app: shape of the SVG (our numbers only, nothing executable), the headers
-// of security.md O2, grade colours, the grey badge for unknown and delisted hosts, ETag/304, and 400 JSON paths.
+// of docs/security.md O2, grade colours, the grey badge for unknown and delisted hosts, ETag/304, and 400 JSON paths.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';

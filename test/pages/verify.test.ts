@@ -1,5 +1,5 @@
-// GET /verify/{host} through the real app: 302 to BASE_URL/r/<latest id> and nowhere else (security.md O3); unknown
-// or delisted hosts 404 (an HTML page offering a scan for browsers, the JSON Error otherwise); bad hosts 400 JSON.
+// GET /verify/{host} through the real app: 302 to BASE_URL/r/<latest id> and nowhere else (docs/security.md O3);
+// unknown or delisted hosts 404 (an HTML page offering a scan to browsers, else the JSON Error); bad hosts 400 JSON.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';

@@ -1,4 +1,4 @@
-// Rate limits, quotas and Pro-key auth through the real app and the real store (design/security.md K1, L1–L3).
+// Rate limits, quotas and Pro-key auth through the real app and the real store (docs/security.md K1, L1–L3).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
