@@ -164,11 +164,14 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
     }
   }
 
-  /** Claims and handles rows until none is due, with `workers` claims in flight at most. */
+  let stopped = true;
+
+  /** Claims and handles rows until none is due (or the worker stops), with `workers` claims in flight at most. */
   async function drain<T>(workers: number, claim: () => Promise<T | null>, handle: (row: T) => Promise<void>): Promise<number> {
     let handled = 0;
     const loop = async () => {
       for (;;) {
+        if (stopping) return; // what is claimed is finished; the rest waits for another pass or instance
         const row = await claim();
         if (!row) return;
         try {
@@ -196,7 +199,7 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
 
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> = Promise.resolve();
-  let stopped = true;
+  let stopping = false;
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
@@ -211,10 +214,12 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
     start() {
       if (!stopped) return;
       stopped = false;
+      stopping = false;
       schedule();
     },
     async stop() {
       stopped = true;
+      stopping = true;
       if (timer) clearTimeout(timer);
       await running;
     },
