@@ -51,7 +51,22 @@ export async function verifyHost(deps: OwnershipDeps, accountId: string, host: s
   return { verified: true, method: method.found, claim: (await deps.store.monitoring.getClaim(accountId, host))! };
 }
 
-async function findToken(deps: OwnershipDeps, claim: OwnershipClaim): Promise<{ found: VerificationMethod } | { found?: undefined; message: string }> {
+/**
+ * Checks again, before a scheduled scan, that the token is still on the site. Only a site that answered without
+ * the token loses its verification; one that could not be read keeps it (the scan will say what is wrong).
+ */
+export async function recheckOwnership(deps: OwnershipDeps, claim: OwnershipClaim): Promise<'verified' | 'withdrawn' | 'unreadable'> {
+  const result = await findToken(deps, claim);
+  if (result.found) return 'verified';
+  if (!result.answered) return 'unreadable';
+  await deps.store.monitoring.clearVerified(claim.accountId, claim.host);
+  return 'withdrawn';
+}
+
+async function findToken(
+  deps: OwnershipDeps,
+  claim: OwnershipClaim,
+): Promise<{ found: VerificationMethod } | { found?: undefined; message: string; answered: boolean }> {
   const fetcher = createFetcher({
     allowPrivate: deps.config.SCAN_ALLOW_PRIVATE,
     allowIPAddressList: deps.allowIPAddressList,
@@ -71,5 +86,6 @@ async function findToken(deps: OwnershipDeps, claim: OwnershipClaim): Promise<{ 
   if (file.ok && file.res.body.split(/\r?\n/).some((line) => line.trim() === claim.token)) return { found: 'file' };
   const homeSaw = home.ok ? 'the homepage has no matching store-readiness-verification meta tag' : `the homepage could not be read (${home.detail})`;
   const fileSaw = file.ok ? `${WELL_KNOWN_PATH} does not hold the token on a line` : `${WELL_KNOWN_PATH} could not be read (${file.detail})`;
-  return { message: `The verification token was not found: ${homeSaw}, and ${fileSaw}.` };
+  const answered = home.res !== undefined || file.res !== undefined; // the site spoke, without the token
+  return { message: `The verification token was not found: ${homeSaw}, and ${fileSaw}.`, answered };
 }

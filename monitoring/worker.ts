@@ -12,6 +12,7 @@ import { sendWebhook } from './delivery.js';
 import { signingSecrets } from './endpoints.js';
 import { eventsForScan } from './events.js';
 import { nextRunAfter } from './monitors.js';
+import { recheckOwnership } from './ownership.js';
 import type { SecretBox } from './secrets.js';
 
 /** Runs one scheduled scan with the account's quota: the stored scan's id, or why it was skipped. */
@@ -64,7 +65,10 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
     let scanId: number | null = null;
     try {
       const owner = await repo.getClaim(m.accountId, m.host);
-      if (!owner?.verifiedAt) outcome = 'skipped: ownership is not verified';
+      const ownership = owner?.verifiedAt
+        ? await recheckOwnership({ store, config, lookup: deps.lookup, allowIPAddressList: deps.allowIPAddressList }, owner)
+        : 'withdrawn';
+      if (ownership === 'withdrawn') outcome = 'skipped: the verification token is no longer on the site; verify the store again';
       else {
         const result = await deps.runScan({ origin: m.origin, host: m.host, accountId: m.accountId });
         if ('skipped' in result) outcome = `skipped: ${result.skipped}`;

@@ -167,6 +167,8 @@ export function claimVerify(at: Date, method: string): Document[] {
   ];
 }
 
+export const CLAIM_UNVERIFY: UpdateFilter<ClaimDoc> = { $set: { verifiedAt: null, method: null } };
+
 export function verifiedClaimsOfHost(host: string): Filter<ClaimDoc> {
   return { host: { $eq: host }, verifiedAt: { $ne: null } };
 }

@@ -189,6 +189,10 @@ export class MongoMonitoring implements MonitoringRepo {
     await this.claims.updateOne(M.claimByAccountHost(accountId, host), M.claimVerify(at, method));
   }
 
+  async clearVerified(accountId: string, host: string): Promise<void> {
+    await this.claims.updateOne(M.claimByAccountHost(accountId, host), M.CLAIM_UNVERIFY, this.tx.opts(undefined));
+  }
+
   async verifiedClaims(host: string): Promise<OwnershipClaim[]> {
     return (await this.claims.find(M.verifiedClaimsOfHost(host)).sort(M.VERIFIED_SORT).toArray()).map(toClaim);
   }

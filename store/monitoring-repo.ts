@@ -116,6 +116,8 @@ export interface MonitoringRepo {
   listClaims(accountId: string): Promise<OwnershipClaim[]>;
   /** Marks a claim verified; a claim verified before keeps its first date. */
   markVerified(accountId: string, host: string, at: Date, method: VerificationMethod): Promise<void>;
+  /** Withdraws a verification (the token is gone from the site); the claim and its token stay. */
+  clearVerified(accountId: string, host: string): Promise<void>;
   /** Verified claims of a host, earliest first. */
   verifiedClaims(host: string): Promise<OwnershipClaim[]>;
 

@@ -282,6 +282,7 @@ export class SqliteMonitoring implements MonitoringRepo {
         `UPDATE ownership_claims SET verified_at = COALESCE(verified_at, ?), method = COALESCE(method, ?)
          WHERE account_id = ? AND host = ?`,
       ),
+      unverify: db.prepare<[string, string]>('UPDATE ownership_claims SET verified_at = NULL, method = NULL WHERE account_id = ? AND host = ?'),
       verifiedClaims: db.prepare<[string], ClaimRow>(
         'SELECT * FROM ownership_claims WHERE host = ? AND verified_at IS NOT NULL ORDER BY verified_at, account_id',
       ),
@@ -403,6 +404,10 @@ export class SqliteMonitoring implements MonitoringRepo {
 
   async markVerified(accountId: string, host: string, at: Date, method: VerificationMethod): Promise<void> {
     this.q.verify.run(at.getTime(), method, accountId, host);
+  }
+
+  async clearVerified(accountId: string, host: string): Promise<void> {
+    this.q.unverify.run(accountId, host);
   }
 
   async verifiedClaims(host: string): Promise<OwnershipClaim[]> {

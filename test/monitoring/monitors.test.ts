@@ -41,12 +41,30 @@ test('a due monitor scans the host once, records the outcome and schedules the n
   // Due again with the 30-day quota used up: skipped, recorded, nothing scanned.
   await app.store.monitoring.removeMonitor('acct_1', monitor.id);
   await addMonitor(deps, 'acct_1', { host: claim.host, cadence: 'weekly', firstRunAt: new Date(Date.now() - 1000) });
-  const hits = shop.hits('/');
+  const hits = shop.hits('/robots.txt'); // a scan reads it; the ownership re-check does not
   await worker.tick();
   const [skipped] = await app.store.monitoring.listMonitors('acct_1');
   assert.match(skipped.lastOutcome ?? '', /^skipped: the account's 1 scans per 30 days are used up/);
-  assert.equal(shop.hits('/'), hits);
+  assert.equal(shop.hits('/robots.txt'), hits);
   assert.equal((await app.store.monitoring.scanHistory(claim.host, 10)).length, 1);
+});
+
+test('before a scheduled scan the token is checked again: gone from the site, the verification is withdrawn and nothing is scanned', async (t) => {
+  const app = await startApp(t);
+  const deps = { store: app.store, config: app.config };
+  const shop = await startFixtureStore({});
+  t.after(() => shop.close());
+  const claim = await claimHost(deps, 'acct_1', shop.url);
+  shop.setRoute('/', { body: `<!doctype html><html><head><title>Shop</title><meta name="store-readiness-verification" content="${claim.token}"></head><body>Shop</body></html>` });
+  await verifyHost(deps, 'acct_1', claim.host);
+  await addMonitor(deps, 'acct_1', { host: claim.host, cadence: 'daily', firstRunAt: new Date(Date.now() - 1000) });
+  shop.setRoute('/', { body: '<!doctype html><html><head><title>Shop</title></head><body>New theme, tag lost</body></html>' });
+  const worker = createMonitoring({ config: app.config, store: app.store, log: pino({ level: 'silent' }), box: secretBox(randomBytes(32)) });
+  await worker.tick();
+  const [m] = await app.store.monitoring.listMonitors('acct_1');
+  assert.match(m.lastOutcome ?? '', /^skipped: the verification token is no longer on the site/);
+  assert.equal((await app.store.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null);
+  assert.deepEqual(await app.store.monitoring.scanHistory(claim.host, 10), []);
 });
 
 test('refused with a clear message and nothing stored: an unverified host, an 11th monitor, a bad cadence', async (t) => {

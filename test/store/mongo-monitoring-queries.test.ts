@@ -73,6 +73,9 @@ describe('mongo monitoring queries (mingo)', () => {
     updateOne(docs, M.claimByAccountHost('a', 'h') as AnyObject, M.claimVerify(t(9), 'meta') as never);
     assert.deepEqual([docs[0].verifiedAt, docs[0].method], [t(5), 'file']);
     assert.equal(find(docs, M.verifiedClaimsOfHost('h')).length, 1);
+    updateOne(docs, M.claimByAccountHost('a', 'h') as AnyObject, M.CLAIM_UNVERIFY as never);
+    assert.deepEqual([docs[0].verifiedAt, docs[0].method, docs[0].token], [null, null, 't1']);
+    assert.equal(find(docs, M.verifiedClaimsOfHost('h')).length, 0);
   });
 
   it('the monitor slot filter matches only below the cap, so an upsert past it collides on _id', () => {

@@ -141,6 +141,10 @@ export function runMonitoringContract(
         ['acct_a', at(7).toISOString(), 'meta'],
       ]);
       assert.equal((await m.listClaims('acct_a')).length, 1);
+      await m.clearVerified('acct_b', 'shop.example');
+      assert.deepEqual((await m.verifiedClaims('shop.example')).map((c) => c.accountId), ['acct_a']);
+      const withdrawn = (await m.getClaim('acct_b', 'shop.example'))!;
+      assert.deepEqual([withdrawn.verifiedAt, withdrawn.method, withdrawn.token], [null, null, 'tok-b'], 'the claim and its token stay');
       assert.equal(await m.getClaim('acct_c', 'shop.example'), null);
     }));
 
