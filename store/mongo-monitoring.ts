@@ -339,6 +339,17 @@ export class MongoMonitoring implements MonitoringRepo {
     });
   }
 
+  // Standalone order: the claims go first, so nothing of the account is delivered or scanned any more.
+  async removeAccount(accountId: string): Promise<void> {
+    const mine = { accountId: { $eq: accountId } };
+    await this.tx.run(async (session) => {
+      await this.claims.deleteMany(mine, this.tx.opts(session));
+      await this.monitors.deleteMany(mine, this.tx.opts(session));
+      await this.slots.deleteOne({ _id: { $eq: accountId } }, this.tx.opts(session));
+      await this.endpoints.deleteMany(mine, this.tx.opts(session));
+    });
+  }
+
   async listAttempts(endpointId: string, limit: number): Promise<DeliveryAttempt[]> {
     const n = Math.max(0, Math.floor(limit));
     if (n === 0) return [];

@@ -156,4 +156,7 @@ export interface MonitoringRepo {
   recordAttempt(claim: Leased<Delivery>, attempt: DeliveryAttempt, next: DeliveryNext): Promise<boolean>;
   /** Newest first. */
   listAttempts(endpointId: string, limit: number): Promise<DeliveryAttempt[]>;
+
+  /** A deleted account's claims, monitors and endpoints; its pending deliveries are cancelled when claimed. */
+  removeAccount(accountId: string): Promise<void>;
 }

@@ -230,6 +230,11 @@ export class SqliteMonitoring implements MonitoringRepo {
   private makeTransactions() {
     return {
       addMonitor: this.db.transaction(this.addMonitorTx),
+      removeAccount: this.db.transaction((accountId: string) => {
+        for (const table of ['ownership_claims', 'monitors', 'webhook_endpoints']) {
+          this.db.prepare(`DELETE FROM ${table} WHERE account_id = ?`).run(accountId);
+        }
+      }),
       complete: this.db.transaction(this.completeTx),
       record: this.db.transaction(this.recordTx),
     };
@@ -552,6 +557,10 @@ export class SqliteMonitoring implements MonitoringRepo {
 
   async recordAttempt(claim: Leased<Delivery>, attempt: DeliveryAttempt, next: DeliveryNext): Promise<boolean> {
     return this.t.record(claim, attempt, next);
+  }
+
+  async removeAccount(accountId: string): Promise<void> {
+    this.t.removeAccount(accountId);
   }
 
   async listAttempts(endpointId: string, limit: number): Promise<DeliveryAttempt[]> {

@@ -246,6 +246,21 @@ export function runMonitoringContract(
       assert.equal((await m.listAttempts('ep', 100)).length, 2, 'per endpoint');
     }));
 
+    it('removing an account removes its claims, monitors and endpoints, and nobody else\'s', withRepo(async (repo) => {
+      const m = repo.monitoring;
+      for (const acct of ['gone', 'stays']) {
+        await m.putClaim({ accountId: acct, host: 'shop.example', origin: 'https://shop.example', token: `t-${acct}`, createdAt: at(0), verifiedAt: null, method: null });
+        await m.markVerified(acct, 'shop.example', at(1), 'meta');
+        await m.addMonitor(monitor(acct, 'shop.example', 0), 1);
+        await m.addEndpoint(endpoint(`ep_${acct}`, acct));
+      }
+      await m.removeAccount('gone');
+      assert.deepEqual([await m.listClaims('gone'), await m.listMonitors('gone'), await m.listEndpoints('gone')], [[], [], []]);
+      assert.deepEqual((await m.endpointsForHost('shop.example')).map((e) => e.id), ['ep_stays']);
+      assert.equal((await m.listMonitors('stays')).length, 1);
+      assert.equal(await m.addMonitor(monitor('gone', 'shop.example', 0), 1), 'added', 'a new account of that id starts with free slots');
+    }));
+
     it('two instances on one store: each due monitor, outbox row and delivery goes to exactly one of them', { skip: !opts.twinOf && 'needs a second instance on the same store' }, withRepo(async (repo) => {
       const twin = await opts.twinOf!(repo);
       try {
