@@ -103,6 +103,12 @@ export interface ProductFacts {
   product: Entity | null; // the Product (or ProductGroup) entity used
 }
 
+/** An AI-usage preference as published: Cloudflare's Content-Signal or the IETF aipref Content-Usage. */
+export interface UsageRecord {
+  field: 'Content-Signal' | 'Content-Usage';
+  value: string; // as written ("search=yes, ai-train=no", "/docs train-ai=n"), capped
+}
+
 export interface RobotsInfo {
   present: boolean; // 2xx text answer
   status: number | null;
@@ -111,11 +117,22 @@ export interface RobotsInfo {
   sitemaps: string[];
   groups: string[]; // user-agent tokens that have their own group (lower case)
   contentSignal: boolean; // a Content-Signal line exists
+  usageRecords: UsageRecord[]; // non-empty Content-Signal / Content-Usage lines, in file order (capped)
   parseErrors: number; // lines that are neither comments, blank, nor known fields
+}
+
+/** A server card found through a catalog (docs/checks.md §11). */
+export interface CatalogCard {
+  resource: Resource; // the card's answer; for a card carried inline, the catalog's own answer
+  json: unknown | null;
+  catalogUrl: string; // the discovery document that pointed to it
+  catalogKind: 'ai-catalog' | 'mcp-catalog';
+  inline: boolean;
 }
 
 export interface McpProbe {
   endpoint: string;
+  declaredIn?: string | null; // the document that declared the endpoint (UCP profile, server card); null = platform default
   initialize: Resource; // POST initialize
   initializeResult: { protocolVersion?: string; serverName?: string } | null;
   jsonRpcError: string | null;
@@ -137,6 +154,9 @@ export interface Artifacts {
   ucpJson: unknown | null; // parsed when valid JSON
   serverCard: Resource; // R6 (or R6b)
   serverCardJson: unknown | null;
+  mcpCatalog: Resource | null; // R6c /.well-known/ai-catalog.json, or R6d /.well-known/mcp/catalog.json when R6c is no catalog
+  mcpCatalogJson: unknown | null;
+  catalogCard: CatalogCard | null; // the server card the catalog's first MCP entry points at (or carries)
   acp: Resource; // R7
   acpJson: unknown | null;
   apiCatalog: Resource; // R8

@@ -9,6 +9,7 @@ export interface CheckOutcome {
   status: CheckStatus;
   evidence: string; // what was seen: URL, status, header or snippet (plain text; escaped where rendered)
   capReason?: 'H1' | 'H2' | 'H3'; // a failure that caps the score; a failing hardBlock check caps by default for H1/H2 (score.ts)
+  how?: string; // the fix for this store, when it depends on what was found (the store's protocol version); else def.how
 }
 
 export interface CheckDef {

@@ -3,10 +3,11 @@
 // parsed once here (pages, products, robots, JSON documents, sitemaps) so checks stay pure. Politeness (§1 rule 6):
 // the homepage and the well-known files are always fetched; product pages only where robots.txt lets our own
 // token in; never a cart, checkout or account path; POST only for MCP initialize/tools/list.
-import type { Artifacts, McpProbe, PageFacts, Resource, RobotsInfo } from './artifacts.js';
+import type { Artifacts, CatalogCard, McpProbe, PageFacts, Resource, RobotsInfo } from './artifacts.js';
 import { cleanCandidates, detectPlatform, isForbiddenPath, otherLinksFromHome, productUrlsFromHome, productUrlsFromSitemap } from './discover.js';
 import type { Fetcher, FetchOptions } from './fetch.js';
 import { parsePage } from './html.js';
+import { AI_CATALOG_PATH, CATALOG_ACCEPT, MCP_CATALOG_PATH, SERVER_CARD_ACCEPT, readCatalog, type CatalogKind } from './mcp-catalog.js';
 import { findMcpEndpoint, parseJsonLimited, probeMcp } from './mcp-probe.js';
 import { extractProduct } from './product.js';
 import { recognizeProductPage } from './recognize.js';
@@ -27,8 +28,12 @@ const MARKDOWN_ACCEPT = 'text/markdown, text/html;q=0.5';
 type Pdp = Artifacts['pdps'][number];
 
 /** Requests still to come that matter more than the optional ones (R6b, sitemap fallback, extra PDP attempts). */
-type Reservation = 'sitemap' | 'childSitemap' | 'pdps' | 'markdown' | 'mcp';
+type Reservation = 'sitemap' | 'childSitemap' | 'pdps' | 'markdown' | 'mcp' | 'catalogCard';
 
+/**
+ * Requests issued so far against SCAN_MAX_REQUESTS, and the ones still held for later waves. A reservation is handed
+ * over when its request goes out (not when the answer comes back), so a request in flight is never counted twice.
+ */
 class Budget {
   private issued = 0;
   private readonly reserved = new Map<Reservation, number>([
@@ -37,6 +42,7 @@ class Budget {
     ['pdps', PDP_SAMPLE],
     ['markdown', 1],
     ['mcp', 2],
+    ['catalogCard', 1],
   ]);
   constructor(
     private readonly max: number,
@@ -87,6 +93,7 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
   const llmsP = get(at('/llms.txt'), { kind: 'text', accept: 'text/markdown, text/plain;q=0.9, */*;q=0.5' });
   const acpP = get(at('/.well-known/acp.json'), { kind: 'json', accept: 'application/json' });
   const catalogP = get(at('/.well-known/api-catalog'), { kind: 'json', accept: 'application/linkset+json, application/json;q=0.9' });
+  const aiCatalogP = get(at(AI_CATALOG_PATH), { kind: 'json', accept: CATALOG_ACCEPT });
 
   const homeReady = homeP.then((home) => ({ home, page: pageOf(home) }));
   const robotsReady = robotsP.then((r) => ({ resource: r, info: parseRobots(r) }));
@@ -95,9 +102,10 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
   // An unreachable, refused or timed-out homepage ends the scan (scan/index.ts turns it into an error): send
   // nothing more and let wave 1 settle.
   if (homeUnusable(home)) {
-    const [homeAgent, llms, ucp, card, acp, catalog] = await Promise.all([homeAgentP, llmsP, ucpP, cardP, acpP, catalogP]);
+    const [homeAgent, llms, ucp, card, acp, catalog, aiCatalog] = await Promise.all([homeAgentP, llmsP, ucpP, cardP, acpP, catalogP, aiCatalogP]);
     return assemble({
       inputUrl, home, homePage, homeAgent, robots, llms, ucp, card, acp, catalog,
+      mcpDiscovery: { catalog: aiCatalog, catalogJson: jsonOf(aiCatalog), card: null },
       sitemap: notFetched(at('/sitemap.xml'), 'the homepage could not be fetched'),
       sitemapUrl: null, sitemapDeclared: false, childSitemap: null, sitemapUrls: [], fromSitemap: [], fromHome: [],
       pdps: [], markdown: null, mcp: null, platform: 'other', fetcher, x402,
@@ -126,7 +134,10 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
     return get(url, { kind: 'html', ua: 'agent', accept: MARKDOWN_ACCEPT });
   });
 
-  // R14/R15 after R5/R6 (R6b only when R6 is missing and the budget allows).
+  // R6c/R6d: the catalog that points at the server card, and the one card it names (docs/checks.md §11).
+  const discoveryP = discoverCatalogCard({ aiCatalogP, cardP, cardUrl: at('/.well-known/mcp/server-card.json'), at, get, budget });
+
+  // R14/R15 after R5/R6 and the catalog (R6b only when R6 is missing and the budget allows).
   const wellKnownP = Promise.all([ucpP, cardP]).then(async ([ucp, card]) => {
     let serverCard = card;
     if (!card.ok && card.reason === 'missing' && budget.canSpare()) {
@@ -135,12 +146,14 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
     }
     return { ucp, ucpJson: jsonOf(ucp), serverCard, serverCardJson: jsonOf(serverCard) };
   });
-  const mcpP = wellKnownP.then(async (wk): Promise<McpProbe | null> => {
+  const mcpP = Promise.all([wellKnownP, discoveryP]).then(async ([wk, discovery]): Promise<McpProbe | null> => {
+    const viaCatalog = discovery.card;
     const found = findMcpEndpoint({
       ucpJson: wk.ucpJson,
       ucpUrl: finalUrl(wk.ucp),
       serverCardJson: wk.serverCardJson,
       serverCardUrl: finalUrl(wk.serverCard),
+      ...(viaCatalog ? { catalogCardJson: viaCatalog.json, catalogCardUrl: finalUrl(viaCatalog.resource) } : {}),
       platform,
       origin,
     });
@@ -148,18 +161,18 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
       budget.release('mcp');
       return null;
     }
+    budget.release('mcp'); // handed over as the probe's requests go out
     const probe = await probeMcp({ fetch: (url, o) => get(url, o) }, found.endpoint);
-    budget.release('mcp');
-    return probe;
+    return { ...probe, declaredIn: found.declaredIn };
   });
 
-  const [homeAgent, llms, acp, catalog, wk, sm, pdps, markdown, mcp] = await Promise.all([
-    homeAgentP, llmsP, acpP, catalogP, wellKnownP, sitemapP, pdpsP, markdownP, mcpP,
+  const [homeAgent, llms, acp, catalog, wk, mcpDiscovery, sm, pdps, markdown, mcp] = await Promise.all([
+    homeAgentP, llmsP, acpP, catalogP, wellKnownP, discoveryP, sitemapP, pdpsP, markdownP, mcpP,
   ]);
 
   return assemble({
     inputUrl, home, homePage, homeAgent, robots, llms, ucp: wk.ucp, ucpJson: wk.ucpJson, card: wk.serverCard,
-    cardJson: wk.serverCardJson, acp, catalog, sitemap: sm.sitemap, sitemapUrl: sm.sitemapUrl, sitemapDeclared: sm.declared,
+    cardJson: wk.serverCardJson, acp, catalog, mcpDiscovery, sitemap: sm.sitemap, sitemapUrl: sm.sitemapUrl, sitemapDeclared: sm.declared,
     childSitemap: sm.child, sitemapUrls: sm.pageUrls, fromSitemap: sm.productUrls, fromHome,
     pdps, markdown, mcp, platform, fetcher, x402,
   });
@@ -176,6 +189,56 @@ export function homeUnusable(home: Resource): boolean {
   if (home.reason === 'timeout') return true;
   if (home.res || home.reason === 'too-large') return false;
   return !/redirect/i.test(home.detail);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// MCP catalogs (R6c, R6d) and the card they point at
+
+interface McpDiscovery {
+  catalog: Resource | null;
+  catalogJson: unknown | null;
+  card: CatalogCard | null;
+}
+
+interface DiscoveryContext {
+  aiCatalogP: Promise<Resource>;
+  cardP: Promise<Resource>; // R6, reused when the catalog points at the well-known card itself
+  cardUrl: string;
+  at(path: string): string;
+  get: Get;
+  budget: Budget;
+}
+
+/**
+ * The AI Catalog (R6c), else the earlier MCP catalog (R6d, optional), then the card of the first MCP entry: inline,
+ * the R6 answer again when the entry points at the well-known card, else one GET of the entry's URL (reserved).
+ */
+async function discoverCatalogCard(c: DiscoveryContext): Promise<McpDiscovery> {
+  const aiCatalog = await c.aiCatalogP;
+  let catalog = aiCatalog;
+  let kind: CatalogKind = 'ai-catalog';
+  let read = readCatalog(jsonOf(aiCatalog), finalUrl(aiCatalog));
+  if (!read.isCatalog && c.budget.canSpare()) {
+    const older = await c.get(c.at(MCP_CATALOG_PATH), { kind: 'json', accept: CATALOG_ACCEPT });
+    const olderRead = readCatalog(jsonOf(older), finalUrl(older));
+    if (olderRead.isCatalog) {
+      catalog = older;
+      kind = 'mcp-catalog';
+      read = olderRead;
+    }
+  }
+  const result: McpDiscovery = { catalog, catalogJson: jsonOf(catalog), card: null };
+  const entry = read.card;
+  const catalogUrl = finalUrl(catalog);
+  if (entry?.data) {
+    result.card = { resource: catalog, json: entry.data, catalogUrl, catalogKind: kind, inline: true };
+  } else if (entry?.url && !isForbiddenPath(entry.url)) {
+    c.budget.release('catalogCard');
+    const resource = entry.url === c.cardUrl ? await c.cardP : await c.get(entry.url, { kind: 'json', accept: SERVER_CARD_ACCEPT });
+    result.card = { resource, json: jsonOf(resource), catalogUrl, catalogKind: kind, inline: false };
+  }
+  c.budget.release('catalogCard');
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -200,8 +263,8 @@ async function readSitemaps(robots: RobotsInfo, stores: URL[], get: Get, budget:
   const defaultUrl = new URL('/sitemap.xml', store.origin).href;
   let sitemapUrl = declaredUrl ?? defaultUrl;
   let declared = declaredUrl !== null;
-  let sitemap = await get(sitemapUrl, { kind: 'sitemap' });
   budget.release('sitemap');
+  let sitemap = await get(sitemapUrl, { kind: 'sitemap' });
   let doc = sitemapDoc(sitemap);
 
   // docs/checks.md §4 discovery_sitemap: "declared URL broken but a default path works": try it once.
@@ -224,8 +287,8 @@ async function readSitemaps(robots: RobotsInfo, stores: URL[], get: Get, budget:
     const next = pickChildSitemap(sameHostUrls(pages.locs, ...stores).filter((u) => !isForbiddenPath(u)));
     if (!next) break;
     if (level > 1 && !budget.canSpare()) break; // deeper than R10 is optional
-    child = await get(next, { kind: 'sitemap' });
     if (level === 1) budget.release('childSitemap');
+    child = await get(next, { kind: 'sitemap' });
     pages = sitemapDoc(child);
     pagesUrl = next;
   }
@@ -294,10 +357,9 @@ async function samplePdps(c: PdpContext): Promise<Pdp[]> {
       attempts += batch.length;
       for (const u of batch) tried.add(u);
       const resources = await Promise.all(
-        batch.map(async (url) => {
-          const resource = await c.get(url, { kind: 'html', accept: HTML_ACCEPT });
+        batch.map((url) => {
           c.budget.release('pdps', 1);
-          return resource;
+          return c.get(url, { kind: 'html', accept: HTML_ACCEPT });
         }),
       );
       // Parsed only once the whole batch has arrived: a parse blocks the event loop and would inflate the
@@ -393,6 +455,7 @@ interface AssembleInput {
   cardJson?: unknown | null;
   acp: Resource;
   catalog: Resource;
+  mcpDiscovery: McpDiscovery;
   sitemap: Resource;
   sitemapUrl: string | null;
   sitemapDeclared: boolean;
@@ -426,6 +489,9 @@ function assemble(a: AssembleInput): Artifacts {
     ucpJson: a.ucpJson !== undefined ? a.ucpJson : jsonOf(a.ucp),
     serverCard: a.card,
     serverCardJson: a.cardJson !== undefined ? a.cardJson : jsonOf(a.card),
+    mcpCatalog: a.mcpDiscovery.catalog,
+    mcpCatalogJson: a.mcpDiscovery.catalogJson,
+    catalogCard: a.mcpDiscovery.card,
     acp: a.acp,
     acpJson: jsonOf(a.acp),
     apiCatalog: a.catalog,

@@ -43,21 +43,35 @@ export interface McpEndpointSources {
   ucpUrl: string; // the document URL, to resolve relative endpoints
   serverCardJson: unknown;
   serverCardUrl: string;
+  /** The card found through the AI Catalog or MCP catalog (docs/checks.md §11), consulted before the well-known card. */
+  catalogCardJson?: unknown;
+  catalogCardUrl?: string;
   platform: string;
   origin: string;
 }
 
+export interface FoundMcpEndpoint {
+  endpoint: string;
+  source: 'ucp' | 'catalog-card' | 'server-card' | 'platform';
+  declaredIn: string | null; // the document that declared it; null for the platform default
+}
+
 /**
- * R14's target, in docs/checks.md §2 order: the UCP profile's MCP binding (2026-01 `{mcp: {endpoint}}` shape or
- * 2026-04 `[{transport: "mcp", endpoint}]` array shape), else the server card (`remotes[].url`,
- * `transport.endpoint`, `url`, `endpoints`), else `/api/mcp` on Shopify. http(s) only.
+ * R14's target, in docs/checks.md §2 order: the UCP profile's MCP binding (2026-01-11 `{mcp: {endpoint}}` object
+ * shape or the `[{transport: "mcp", endpoint}]` array shape of 2026-01-23 on), else the server card found through a
+ * catalog (docs/checks.md §11), else the well-known server card (`remotes[].url`, `transport.endpoint`, `url`,
+ * `endpoints`), else `/api/mcp` on Shopify. http(s) only.
  */
-export function findMcpEndpoint(s: McpEndpointSources): { endpoint: string; source: 'ucp' | 'server-card' | 'platform' } | null {
+export function findMcpEndpoint(s: McpEndpointSources): FoundMcpEndpoint | null {
   const fromUcp = absolute(ucpMcpEndpoint(s.ucpJson), s.ucpUrl);
-  if (fromUcp) return { endpoint: fromUcp, source: 'ucp' };
+  if (fromUcp) return { endpoint: fromUcp, source: 'ucp', declaredIn: s.ucpUrl };
+  if (s.catalogCardUrl) {
+    const fromCatalogCard = absolute(serverCardEndpoint(s.catalogCardJson), s.catalogCardUrl);
+    if (fromCatalogCard) return { endpoint: fromCatalogCard, source: 'catalog-card', declaredIn: s.catalogCardUrl };
+  }
   const fromCard = absolute(serverCardEndpoint(s.serverCardJson), s.serverCardUrl);
-  if (fromCard) return { endpoint: fromCard, source: 'server-card' };
-  if (s.platform === 'shopify') return { endpoint: new URL('/api/mcp', s.origin).href, source: 'platform' };
+  if (fromCard) return { endpoint: fromCard, source: 'server-card', declaredIn: s.serverCardUrl };
+  if (s.platform === 'shopify') return { endpoint: new URL('/api/mcp', s.origin).href, source: 'platform', declaredIn: null };
   return null;
 }
 

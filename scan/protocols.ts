@@ -3,9 +3,9 @@
 import type { z } from 'zod';
 import type { Artifacts, Resource } from './artifacts.js';
 import type { CheckDef, CheckOutcome } from './check.js';
-import { resourceUrl } from './checks/resources.js';
-import { readAcp, readServerCard, readUcp } from './protocol-documents.js';
-import { liveAgentAccess } from './robots.js';
+import { jsonOf, resourceUrl } from './checks/resources.js';
+import { readAcp, readServerCard, readServerCardDoc, readUcp } from './protocol-documents.js';
+import { liveAgentAccess, usageHeaders } from './robots.js';
 import type { Protocols } from '../schemas/scan-result.js';
 
 type Flags = z.infer<typeof Protocols>;
@@ -27,6 +27,8 @@ export function protocolFlags(
   const ucpValid = ucp !== null && ucp.wrapped;
   const acp = readAcp(a);
   const card = readServerCard(a);
+  const cc = a.catalogCard;
+  const catalogCard = cc ? readServerCardDoc(jsonOf(cc.resource, cc.json)) : null;
   const mcpAnswered = a.mcp !== null && a.mcp.initializeResult !== null;
 
   const markups = a.pdps.map((p) => p.product?.markup ?? 'none');
@@ -37,6 +39,8 @@ export function protocolFlags(
   const access = robotsReadable ? liveAgentAccess(a.robots, pdpUrls) : null;
 
   const llms = status('discovery_llms_txt');
+  const usageDeclared =
+    (a.robots.present && a.robots.usageRecords.length > 0) || usageHeaders([a.home.res, ...a.pdps.map((p) => p.resource.res)]).length > 0;
   const wall = status('access_no_bot_wall');
 
   return {
@@ -48,14 +52,14 @@ export function protocolFlags(
     mcp: mcpAnswered,
     mcp_endpoint: a.mcp?.endpoint ?? null,
     mcp_tool_count: a.mcp && a.mcp.toolsList?.ok ? a.mcp.tools.length : null,
-    mcp_server_card: fetched(a.serverCard) ? card !== null && card.name !== null : null,
+    mcp_server_card: catalogCard?.name ? true : fetched(a.serverCard) ? card !== null && card.name !== null : null,
     a2a: null, // /.well-known/agent-card.json is an optional fetch not in Artifacts yet
     ap2: fetched(a.ucp) ? ap2(ucpValid ? ucp.capabilities : []) : null,
     x402: a.x402 ? true : null,
     llms_txt: llms === null ? null : llms !== 'fail',
     markdown_negotiation: a.pdpAgentMarkdown ? passed('protocol_markdown') : null,
     api_catalog: passed('protocol_api_catalog'),
-    content_signals: fetched(a.robotsTxt) ? a.robots.contentSignal : null,
+    content_signals: usageDeclared ? true : fetched(a.robotsTxt) ? false : null,
     structured_data: structured,
     platform: a.platform,
     agents_blocked: access ? [...access.blocked, ...access.restricted] : [],

@@ -1,5 +1,5 @@
 // robots.txt as RFC 9309 crawlers read it, plus what the audit reports besides permissions: sitemaps, named groups,
-// Content-Signal and unknown lines. It never fetches; gather.ts hands in the R2 resource.
+// AI-usage records (Cloudflare's Content-Signal, the IETF aipref Content-Usage; docs/checks.md §11) and unknown lines. It never fetches; gather.ts hands in the R2 resource.
 //
 // Groups are rebuilt here (RFC 9309 §2.2.1) and only then handed to robots-parser, which does the rest: a named group
 // beats `*`, groups naming one token are merged, the longest match wins, Allow wins ties, `*` and `$` patterns and
@@ -7,7 +7,7 @@
 // a group without rules falls back to `*`, and any line other than user-agent (Sitemap, Content-Signal, a typo)
 // between two user-agent lines splits one group into two.
 import robotsParserModule from 'robots-parser';
-import type { Resource, RobotsInfo } from './artifacts.js';
+import type { Resource, RobotsInfo, UsageRecord } from './artifacts.js';
 
 // robots-parser is CommonJS exporting the function itself, while its typings declare an ES default export.
 const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
@@ -73,6 +73,7 @@ const KNOWN_FIELDS = new Set([
 ]);
 
 const BASE = 'http://robots.invalid';
+const MAX_USAGE_RECORDS = 20;
 const MAX_LINES = 100_000;
 
 /**
@@ -193,7 +194,7 @@ export function parseRobots(resource: Resource): RobotsInfo {
   const text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
 
   const sitemaps: string[] = [];
-  let contentSignal = false;
+  const usageRecords: UsageRecord[] = [];
   let parseErrors = 0;
   const lines: string[] = [];
   for (const raw of text.split(/\r\n|\r|\n/, MAX_LINES)) {
@@ -210,8 +211,8 @@ export function parseRobots(resource: Resource): RobotsInfo {
     const value = line.slice(colon + 1).trim();
     if (field === 'sitemap' && value !== '') {
       sitemaps.push(value);
-    } else if (field === 'content-signal') {
-      contentSignal = true;
+    } else if ((field === 'content-signal' || field === 'content-usage') && value !== '' && usageRecords.length < MAX_USAGE_RECORDS) {
+      usageRecords.push({ field: field === 'content-signal' ? 'Content-Signal' : 'Content-Usage', value: value.slice(0, 200) });
     }
   }
 
@@ -230,7 +231,8 @@ export function parseRobots(resource: Resource): RobotsInfo {
     },
     sitemaps,
     groups,
-    contentSignal,
+    contentSignal: usageRecords.some((r) => r.field === 'Content-Signal'),
+    usageRecords,
     parseErrors,
   };
 }
@@ -254,4 +256,20 @@ export function liveAgentAccess(robots: RobotsInfo, pdpUrls: readonly string[]):
   const verdict =
     blocked.length === LIVE_AGENT_TOKENS.length ? 'blocked' : blocked.length + restricted.length > 0 ? 'partly' : 'allowed';
   return { verdict, blocked, restricted };
+}
+
+/**
+ * AI-usage preferences sent as HTTP response headers: `Content-Usage` (IETF aipref attachment draft) and
+ * `Content-Signal` (Cloudflare), as the store sent them on the given responses. Empty values say nothing.
+ */
+export function usageHeaders(responses: readonly ({ headers: Record<string, string>; url: string } | null | undefined)[]): (UsageRecord & { url: string })[] {
+  const out: (UsageRecord & { url: string })[] = [];
+  for (const res of responses) {
+    if (!res) continue;
+    for (const field of ['Content-Signal', 'Content-Usage'] as const) {
+      const value = (res.headers[field.toLowerCase()] ?? '').trim();
+      if (value !== '') out.push({ field, value: value.slice(0, 200), url: res.url });
+    }
+  }
+  return out;
 }

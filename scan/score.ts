@@ -83,8 +83,9 @@ export function score(results: readonly ScoredInput[]): ScoreResult {
       const gap = r.def.points - r.earned;
       // docs/checks.md §3 and §5: the unblock fix reports the uncapped score with this check passing minus the current
       // score, so it sorts first; every other fix keeps its nominal points and waits for the store to be reachable.
-      if (capped && r.cap) return { r, points: raw + gap - total, how: r.def.how };
-      return { r, points: gap, how: capped ? `${r.def.how} ${CAP_NOTE}` : r.def.how };
+      const how = r.outcome.how ?? r.def.how;
+      if (capped && r.cap) return { r, points: raw + gap - total, how };
+      return { r, points: gap, how: capped ? `${how} ${CAP_NOTE}` : how };
     })
     .filter((f) => f.points > 0)
     .sort((x, y) => y.points - x.points || byPillarThenOrder(x.r.def, y.r.def));

@@ -1,20 +1,21 @@
-// The MCP server card (/.well-known/mcp/server-card.json, the path the service promises) and the MCP catalog,
-// generated from the tool declarations and BASE_URL.
+// The MCP server card (/.well-known/mcp/server-card.json, the path the service promises) and the catalogs that point
+// at it, generated from the tool declarations and BASE_URL.
 //
-// Decision on the upstream drift (docs/decisions.md "MCP"): the newest draft (the discovery page of
-// modelcontextprotocol/experimental-ext-server-card) drops tools from cards and prefers `<mcp-url>/server-card`
-// found through `/.well-known/mcp/catalog.json`. We keep `/.well-known/mcp/server-card.json` as the one card location,
-// in SEP-2127's shape (reverse-DNS name, remotes[], capabilities) and still listing the MCP tools — harmless for
-// readers that ignore them, useful for those that want them before connecting. We also serve the catalog, whose
-// single entry points at that card, so catalog-first clients never have to guess. No `$schema` is claimed, since
-// the card schema is versioned in place upstream and ours lists tools. No card at `/mcp/server-card`: one card,
-// one URL, less drift.
+// Discovery moved upstream (docs/checks.md §11; docs/decisions.md "Documents and discovery for agents"): current
+// clients start from the AI Catalog at `/.well-known/ai-catalog.json`, earlier drafts from the MCP catalog at
+// `/.well-known/mcp/catalog.json`, and both follow the entry's `url` to the card. We serve both catalogs, each with
+// one entry pointing at `/.well-known/mcp/server-card.json`, which stays the one card location, in SEP-2127's shape
+// (reverse-DNS name, remotes[], capabilities) and still listing the MCP tools — harmless for readers that ignore
+// them, useful for those that want them before connecting. No `$schema` is claimed, since the card schema is
+// versioned in place upstream and ours lists tools. No card at `/mcp/server-card`: one card, one URL, less drift.
 import { MCP_INSTRUCTIONS, MCP_SERVER_INFO, mcpTools } from '../mcp/server.js';
 import { MCP_PATH } from '../lib/links.js';
 import { inputJsonSchema } from './function-defs.js';
 
 export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
 export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
+export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
+export const AI_CATALOG_TYPE = 'application/ai-catalog+json';
 
 const NO_AUTH = { required: false, schemes: [] as string[] };
 
@@ -52,6 +53,21 @@ export function mcpCatalog(baseUrl: string) {
       {
         identifier: `urn:air:${new URL(baseUrl).hostname}:${MCP_SERVER_INFO.name}`,
         displayName: MCP_SERVER_INFO.title,
+        type: 'application/mcp-server-card+json',
+        url: `${baseUrl}${SERVER_CARD_PATH}`,
+      },
+    ],
+  };
+}
+
+/** The AI Catalog (specVersion 1.0): the entry current MCP clients follow to the card. */
+export function aiCatalog(baseUrl: string) {
+  return {
+    specVersion: '1.0',
+    host: { displayName: MCP_SERVER_INFO.title, identifier: new URL(baseUrl).hostname },
+    entries: [
+      {
+        identifier: `urn:air:${new URL(baseUrl).hostname}:mcp:${MCP_SERVER_INFO.name}`,
         type: 'application/mcp-server-card+json',
         url: `${baseUrl}${SERVER_CARD_PATH}`,
       },

@@ -144,6 +144,9 @@ export function makeArtifacts(overrides: Partial<Artifacts> = {}): Artifacts {
     ucpJson: null,
     serverCard: nf('/.well-known/mcp/server-card.json'),
     serverCardJson: null,
+    mcpCatalog: nf('/.well-known/ai-catalog.json'),
+    mcpCatalogJson: null,
+    catalogCard: null,
     acp: nf('/.well-known/acp.json'),
     acpJson: null,
     apiCatalog: nf('/.well-known/api-catalog'),
@@ -199,4 +202,9 @@ export function requireRealFixtures(t: { skip(message?: string): void }): string
 
 export function readRealFixture(dir: string, path: string): string {
   return readFileSync(join(dir, path), 'utf8');
+}
+
+/** A published protocol example kept in the repository (sources in test/fixtures/protocols/MANIFEST.md). */
+export function readProtocolFixture(name: string): string {
+  return readFileSync(join(REPO_ROOT, 'test/fixtures/protocols', name), 'utf8');
 }

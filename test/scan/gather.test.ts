@@ -346,12 +346,16 @@ describe('MCP response parsing', () => {
 describe('MCP endpoint discovery', () => {
   const base = { ucpUrl: 'https://s.test/.well-known/ucp', serverCardUrl: 'https://s.test/.well-known/mcp/server-card.json', platform: 'other', origin: 'https://s.test' };
 
-  test('UCP 2026-01 object shape', () => {
+  test('UCP 2026-01-11 transport-object shape', () => {
     const ucpJson = { ucp: { version: '2026-01-11', services: { 'dev.ucp.shopping': { version: '2026-01-11', mcp: { endpoint: 'https://s.test/ucp/mcp' } } } } };
-    assert.deepEqual(findMcpEndpoint({ ...base, ucpJson, serverCardJson: null }), { endpoint: 'https://s.test/ucp/mcp', source: 'ucp' });
+    assert.deepEqual(findMcpEndpoint({ ...base, ucpJson, serverCardJson: null }), {
+      endpoint: 'https://s.test/ucp/mcp',
+      source: 'ucp',
+      declaredIn: 'https://s.test/.well-known/ucp',
+    });
   });
 
-  test('UCP 2026-04 array shape wins over the server card', () => {
+  test('UCP bindings-array shape (2026-01-23 on) wins over the server card', () => {
     const ucpJson = { ucp: { services: { 'dev.ucp.shopping': [{ transport: 'rest', endpoint: 'https://s.test/api' }, { transport: 'mcp', endpoint: '/api/mcp' }] } } };
     const serverCardJson = { remotes: [{ type: 'streamable-http', url: 'https://s.test/card-mcp' }] };
     assert.equal(findMcpEndpoint({ ...base, ucpJson, serverCardJson })?.endpoint, 'https://s.test/api/mcp');
@@ -372,6 +376,21 @@ describe('MCP endpoint discovery', () => {
     assert.deepEqual(findMcpEndpoint({ ...base, platform: 'shopify', ucpJson: null, serverCardJson: null }), {
       endpoint: 'https://s.test/api/mcp',
       source: 'platform',
+      declaredIn: null,
     });
+  });
+
+  test('a card found through a catalog comes before the well-known card, after the UCP binding', () => {
+    const catalog = { catalogCardUrl: 'https://s.test/mcp/server-card', catalogCardJson: { name: 'a/b', remotes: [{ type: 'streamable-http', url: 'https://s.test/mcp' }] } };
+    const serverCardJson = { remotes: [{ type: 'streamable-http', url: 'https://s.test/old-mcp' }] };
+    assert.deepEqual(findMcpEndpoint({ ...base, ...catalog, ucpJson: null, serverCardJson }), {
+      endpoint: 'https://s.test/mcp',
+      source: 'catalog-card',
+      declaredIn: 'https://s.test/mcp/server-card',
+    });
+    const ucpJson = { ucp: { services: { 'dev.ucp.shopping': [{ transport: 'mcp', endpoint: 'https://s.test/ucp/mcp' }] } } };
+    assert.equal(findMcpEndpoint({ ...base, ...catalog, ucpJson, serverCardJson })?.source, 'ucp');
+    // A catalog card without an endpoint leaves the well-known card in charge.
+    assert.equal(findMcpEndpoint({ ...base, catalogCardUrl: catalog.catalogCardUrl, catalogCardJson: { name: 'a/b' }, ucpJson: null, serverCardJson })?.endpoint, 'https://s.test/old-mcp');
   });
 });

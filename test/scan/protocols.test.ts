@@ -131,4 +131,18 @@ describe('protocolFlags', () => {
     assert.deepEqual([flags.ucp, flags.acp, flags.mcp_server_card, flags.ap2, flags.content_signals], [false, false, false, false, false]);
     assert.deepEqual(flags.agents_blocked, []);
   });
+  it('counts a card found through a catalog and an AI-usage header, with robots.txt and the well-known card missing', () => {
+    const missing = (path: string) => okResource(`${ORIGIN}${path}`, 'Not found', { status: 404 });
+    const card = jsonResource('/mcp/server-card', { name: 'shop/mcp', remotes: [{ type: 'streamable-http', url: `${ORIGIN}/mcp` }] });
+    const a = makeArtifacts({
+      home: okResource(`${ORIGIN}/`, '<html></html>', { headers: { 'content-usage': 'train-ai=n' } }),
+      serverCard: missing('/.well-known/mcp/server-card.json'),
+      catalogCard: { resource: card.resource, json: card.json, catalogUrl: `${ORIGIN}/.well-known/ai-catalog.json`, catalogKind: 'ai-catalog', inline: false },
+      robotsTxt: missing('/robots.txt'),
+      robots: robotsFrom('', 404),
+    });
+    const flags = protocolFlags(a, runChecks(a));
+    assert.equal(flags.mcp_server_card, true);
+    assert.equal(flags.content_signals, true);
+  });
 });

@@ -1,7 +1,8 @@
 // The service passes its own audit: the real app on a loopback port, with BASE_URL its own address, scanned by the
 // real scanner through its own GET /api/v1/scan. A service is not a store, so only the checks a non-store can earn
 // are held to full marks: agent access (response time included), robots.txt, sitemap, llms.txt, Link headers, the MCP server card, the API
-// catalog and Markdown for agents (asked of the homepage, since there is no product page).
+// catalog and Markdown for agents (asked of the homepage, since there is no product page). The MCP server card must be
+// found through the AI Catalog, as current MCP clients find it.
 import '../support/loopback-guard.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -55,6 +56,11 @@ test('scanned by its own scanner, the service gets full marks wherever a non-sto
   assert.equal(res.body.capped, false);
   assert.match(checks.get('protocol_markdown')!.evidence, /^No product page found, so the homepage was asked: .* → 200 text\/markdown/);
   assert.match(checks.get('discovery_sitemap')!.evidence, /Declared sitemap .*\/sitemap\.xml .* is a valid <urlset>/);
+  // The card is found the way current MCP clients look for it: through the AI Catalog.
+  assert.match(
+    checks.get('protocol_mcp_server_card')!.evidence,
+    /\/\.well-known\/mcp\/server-card\.json \(found through the AI Catalog http:\/\/127\.0\.0\.1:\d+\/\.well-known\/ai-catalog\.json\): "127\.0\.0\.1\/store-readiness" at http:\/\/127\.0\.0\.1:\d+\/mcp\./,
+  );
   for (const flag of ['llms_txt', 'markdown_negotiation', 'api_catalog', 'content_signals', 'mcp_server_card']) {
     assert.equal(res.body.protocols[flag], true, flag);
   }

@@ -54,6 +54,29 @@ test('the MCP catalog points at the card', async (t) => {
   ]);
 });
 
+test('the AI Catalog, where current MCP clients start, points at the same card', async (t) => {
+  const app = await startApp(t);
+  const res = await getJson(`${app.url}/.well-known/ai-catalog.json`);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'application/ai-catalog+json; charset=utf-8');
+  assert.equal(res.headers.get('access-control-allow-origin'), '*');
+  assert.equal(res.headers.get('cache-control'), 'public, max-age=3600');
+  assert.deepEqual(res.body, {
+    specVersion: '1.0',
+    host: { displayName: 'Store Readiness', identifier: 'localhost' },
+    entries: [
+      {
+        identifier: 'urn:air:localhost:mcp:store-readiness',
+        type: 'application/mcp-server-card+json',
+        url: 'http://localhost:3000/.well-known/mcp/server-card.json',
+      },
+    ],
+  });
+  const card = await getJson(res.body.entries[0].url.replace('http://localhost:3000', app.url));
+  assert.equal(card.status, 200);
+  assert.equal(card.body.name, 'localhost/store-readiness');
+});
+
 test('card names are reverse-DNS of BASE_URL with one slash', () => {
   assert.equal(serverCardName('https://readiness.example.com'), 'com.example.readiness/store-readiness');
   assert.equal(serverCardName('http://localhost:3000'), 'localhost/store-readiness');

@@ -1,5 +1,6 @@
 // Does a storefront MCP server answer? Reads the probe gather.ts made (initialize, then tools/list) against the
-// endpoint declared in UCP or the server card, or Shopify's /api/mcp; never calls a tool.
+// endpoint declared in UCP or a server card (found through the AI Catalog or at a well-known path), or Shopify's
+// /api/mcp; never calls a tool. The evidence names the document that declared the endpoint.
 import { defineCheck } from '../../check.js';
 import { describe } from '../evidence.js';
 import { COMMERCE_TOOL } from '../../protocol-documents.js';
@@ -17,20 +18,23 @@ export default defineCheck({
   how: 'Offer an MCP endpoint (Streamable HTTP, JSON-RPC) with catalogue and cart tools such as `search_catalog`, `get_product`, `create_cart`, `create_checkout`, and declare it in your UCP profile\'s MCP binding and in an MCP server card. Shopify stores already have `/api/mcp`; keep it reachable through your CDN.',
   run(a) {
     const mcp = a.mcp;
-    if (!mcp) return { status: 'fail', evidence: 'No MCP endpoint declared in /.well-known/ucp or a server card (and no platform default to try).' };
+    if (!mcp) {
+      return { status: 'fail', evidence: 'No MCP endpoint declared in /.well-known/ucp or a server card (AI Catalog or well-known card path), and no platform default to try.' };
+    }
+    const declared = mcp.declaredIn ? ` (declared in ${mcp.declaredIn})` : '';
     if (!mcp.initializeResult) {
       if (mcp.jsonRpcError) {
-        return { status: 'partial', evidence: `${mcp.endpoint} answered initialize with a JSON-RPC error: ${mcp.jsonRpcError.slice(0, 120)}.` };
+        return { status: 'partial', evidence: `${mcp.endpoint}${declared} answered initialize with a JSON-RPC error: ${mcp.jsonRpcError.slice(0, 120)}.` };
       }
-      return { status: 'fail', evidence: `${mcp.endpoint} did not answer initialize (${describe(mcp.initialize)}).` };
+      return { status: 'fail', evidence: `${mcp.endpoint}${declared} did not answer initialize (${describe(mcp.initialize)}).` };
     }
     const who = [mcp.initializeResult.serverName, mcp.initializeResult.protocolVersion].filter(Boolean).join(' ');
     const commerce = mcp.tools.filter((t) => COMMERCE_TOOL.test(t));
     if (commerce.length > 0) {
-      return { status: 'pass', evidence: `${mcp.endpoint} answered initialize (${who}); ${mcp.tools.length} tools incl. ${commerce.slice(0, 5).join(', ')}.` };
+      return { status: 'pass', evidence: `${mcp.endpoint}${declared} answered initialize (${who}); ${mcp.tools.length} tools incl. ${commerce.slice(0, 5).join(', ')}.` };
     }
     const list = mcp.toolsList ? describe(mcp.toolsList) : 'not requested';
     const tools = mcp.tools.length > 0 ? `tools ${mcp.tools.slice(0, 5).join(', ')} are not commerce tools` : `tools/list gave no tools (${list})`;
-    return { status: 'partial', evidence: `${mcp.endpoint} answered initialize (${who}), but ${tools}.` };
+    return { status: 'partial', evidence: `${mcp.endpoint}${declared} answered initialize (${who}), but ${tools}.` };
   },
 });

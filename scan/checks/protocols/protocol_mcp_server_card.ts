@@ -1,9 +1,28 @@
-// Is there an MCP server card that names the server and its endpoint, so agents can connect without guessing?
-// Accepts the SEP-2127 shape (remotes[].url) and the older SEP-1649 shape (transport.endpoint), the draft still moves.
+// Is there an MCP server card that names the server and its endpoint, so agents can connect without guessing? Cards
+// are found through the AI Catalog (/.well-known/ai-catalog.json) or the earlier MCP catalog, or at the well-known
+// card paths (docs/checks.md §11); the first card with a name and an endpoint passes. Accepts the SEP-2127 shape
+// (remotes[].url) and the older SEP-1649 shape (transport.endpoint).
 import { defineCheck } from '../../check.js';
+import type { CheckOutcome } from '../../check.js';
+import type { Resource } from '../../artifacts.js';
 import { describe } from '../evidence.js';
-import { isJsonType, responseOf } from '../resources.js';
-import { readServerCard } from '../../protocol-documents.js';
+import { isJsonType, jsonOf, responseOf } from '../resources.js';
+import { readServerCardDoc } from '../../protocol-documents.js';
+
+const CATALOG_NAME = { 'ai-catalog': 'AI Catalog', 'mcp-catalog': 'MCP catalog' } as const;
+
+/** One card judged: where it was read, and what the discovery document that pointed to it was. */
+function judgeCard(resource: Resource, json: unknown, found: string): CheckOutcome {
+  const res = responseOf(resource);
+  const card = readServerCardDoc(jsonOf(resource, json));
+  if (!res || !card) return { status: 'fail', evidence: `Server card ${describe(resource)}${found}: no JSON server card` };
+  const type = isJsonType(res.contentType) ? '' : ` (served as ${res.contentType || 'no content type'})`;
+  if (!card.name) return { status: 'fail', evidence: `${res.url}${type}${found}: the card has no name` };
+  if (card.endpoints.length === 0) {
+    return { status: 'fail', evidence: `${res.url}${type}${found}: card "${card.name.slice(0, 60)}" lists no endpoint (remotes[].url, transport.endpoint or endpoints)` };
+  }
+  return { status: 'pass', evidence: `${res.url}${type}${found}: "${card.name.slice(0, 60)}" at ${card.endpoints[0].slice(0, 120)}` };
+}
 
 export default defineCheck({
   id: 'protocol_mcp_server_card',
@@ -14,15 +33,20 @@ export default defineCheck({
   label: 'MCP server card',
   title: 'An MCP server card advertises your endpoint',
   failureTitle: 'Publish an MCP server card',
-  why: 'A server card at a well-known path tells agents that you run an MCP server, what it is called and where it lives.',
-  how: 'Serve `/.well-known/mcp/server-card.json` (JSON) with `name`, `version`, `description` and the endpoint (`remotes: [{"type": "streamable-http", "url": "https://…/mcp"}]`), so agents can connect without guessing.',
+  why: 'A server card, found through your AI Catalog or at a well-known path, tells agents that you run an MCP server, what it is called and where it lives.',
+  how: 'Serve an AI Catalog at `/.well-known/ai-catalog.json` (`{"specVersion": "1.0", "entries": [{"identifier": "urn:air:<your-domain>:mcp:store", "type": "application/mcp-server-card+json", "url": "https://…/mcp/server-card"}]}`) pointing at your server card: JSON with `name`, `version`, `description` and the endpoint (`remotes: [{"type": "streamable-http", "url": "https://…/mcp"}]`). Older clients also read the card at `/.well-known/mcp/server-card.json`.',
   run(a) {
-    const res = responseOf(a.serverCard);
-    const card = readServerCard(a);
-    if (!res || !card) return { status: 'fail', evidence: `Server card ${describe(a.serverCard)}: no JSON server card.` };
-    const type = isJsonType(res.contentType) ? '' : ` (served as ${res.contentType || 'no content type'})`;
-    if (!card.name) return { status: 'fail', evidence: `${res.url}${type}: the card has no name.` };
-    if (card.endpoints.length === 0) return { status: 'fail', evidence: `${res.url}${type}: card "${card.name.slice(0, 60)}" lists no endpoint (remotes[].url, transport.endpoint or endpoints).` };
-    return { status: 'pass', evidence: `${res.url}${type}: "${card.name.slice(0, 60)}" at ${card.endpoints[0].slice(0, 120)}.` };
+    const outcomes: CheckOutcome[] = [];
+    const cc = a.catalogCard;
+    if (cc) {
+      const name = CATALOG_NAME[cc.catalogKind];
+      const found = cc.inline ? ` (carried inline in the ${name} ${cc.catalogUrl})` : ` (found through the ${name} ${cc.catalogUrl})`;
+      outcomes.push(judgeCard(cc.resource, cc.json, found));
+    }
+    outcomes.push(judgeCard(a.serverCard, a.serverCardJson, ''));
+    const pass = outcomes.find((o) => o.status === 'pass');
+    if (pass) return { status: 'pass', evidence: `${pass.evidence}.` };
+    const catalog = cc || !a.mcpCatalog ? '' : `; catalog ${describe(a.mcpCatalog)}: no MCP server card entry`;
+    return { status: 'fail', evidence: `${outcomes.map((o) => o.evidence).join('; ')}${catalog}.` };
   },
 });

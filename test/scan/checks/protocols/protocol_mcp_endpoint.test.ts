@@ -26,6 +26,14 @@ describe('protocol_mcp_endpoint', () => {
     assert.match(out.evidence, /api\/mcp answered initialize \(storefront 2025-06-18\); 3 tools incl. search_shop_catalog/);
   });
 
+  it('names the document that declared the endpoint (a card found through a catalog, UCP), none for a platform default', () => {
+    const tools = ['search_catalog'];
+    const declared = check.run(makeArtifacts({ mcp: probe({ tools, declaredIn: `${ORIGIN}/mcp/server-card` }) }));
+    assert.match(declared.evidence, /^https:\/\/store\.example\/api\/mcp \(declared in https:\/\/store\.example\/mcp\/server-card\) answered initialize/);
+    const platform = check.run(makeArtifacts({ mcp: probe({ tools, declaredIn: null }) }));
+    assert.match(platform.evidence, /^https:\/\/store\.example\/api\/mcp answered initialize/);
+  });
+
   it('is partial without commerce tools, with a failed tools/list, or on a JSON-RPC error', () => {
     const other = check.run(makeArtifacts({ mcp: probe({ tools: ['echo'] }) }));
     assert.equal(other.status, 'partial');
