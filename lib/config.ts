@@ -47,6 +47,11 @@ export const ConfigSchema = z
       .string()
       .refine((v) => /^[0-9a-f]{64}$/i.test(v) || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 or 64 hex digits (e.g. `openssl rand -base64 32`)')
       .optional(),
+    // Console mail: smtp:// or smtps:// with user and password in the URL; unset, mail goes to the log.
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    MAIL_FROM: z.string().min(3).max(320).regex(/@/, 'must hold an address').optional(),
+    SIGN_IN_MAILS_PER_ADDRESS_PER_HOUR: intIn(1, 1_000_000, 5),
+    SIGN_IN_MAILS_PER_IP_PER_HOUR: intIn(1, 1_000_000, 20),
     MCP_ALLOWED_ORIGINS: z
       .string()
       .optional()
@@ -56,7 +61,10 @@ export const ConfigSchema = z
     path: ['SECRETS_KEY'],
     message: 'is required in production: it encrypts webhook secrets at rest (generate one with `openssl rand -base64 32`)',
   })
-  .transform((c) => ({ ...c, BASE_URL: c.BASE_URL ?? `http://localhost:${c.PORT}` }));
+  .transform((c) => {
+    const BASE_URL = c.BASE_URL ?? `http://localhost:${c.PORT}`;
+    return { ...c, BASE_URL, MAIL_FROM: c.MAIL_FROM ?? `Store Readiness <no-reply@${new URL(BASE_URL).hostname}>` };
+  });
 
 export type Config = z.output<typeof ConfigSchema>;
 

@@ -16,6 +16,7 @@ import { API_CATALOG_PATH } from '../lib/links.js';
 import { CHANGELOG_PATH } from '../lib/links.js';
 import { MCP_PATH } from '../lib/links.js';
 import type { RankRow } from '../store/repo.js';
+import { accountOfRequest } from './console/session.js';
 
 /** docs/checks.md §6. */
 const GRADE_BANDS: [GradeLetter, string][] = [
@@ -140,7 +141,12 @@ export function renderHomeMarkdown(top: RankRow[], baseUrl: string): string {
   ].join('\n');
 }
 
-export async function renderHomePage(deps: Pick<RouterDeps, 'store'>, form: HomeForm, error?: PlainError): Promise<SafeHtml> {
+export async function renderHomePage(
+  deps: Pick<RouterDeps, 'store'>,
+  form: HomeForm,
+  error?: PlainError,
+  signedInAs?: string,
+): Promise<SafeHtml> {
   const top = await deps.store.topStores({ limit: 10 });
   const vertical = form.vertical && (VERTICALS as readonly string[]).includes(form.vertical) ? form.vertical : '';
   const body = html`
@@ -177,6 +183,7 @@ export async function renderHomePage(deps: Pick<RouterDeps, 'store'>, form: Home
     </div>
     <button class="button button-primary" type="submit">Scan my store</button>
   </form>
+  ${signedInAs ? html`<p class="muted small" id="signed-in-scan">Signed in as ${signedInAs}: your scans use your Pro quota and appear in <a href="/console/scans">your console</a>.</p>` : ''}
   <p class="small muted">Free, no sign-up. Meant for your own store: we read public pages only, like an agent would (no JavaScript, no login, no cart), and publish the score in the readiness index.</p>
 </section>
 
@@ -245,7 +252,13 @@ export function homePage(deps: RouterDeps): RequestHandler {
       return;
     }
     const form = { url: one(req.query.url)?.slice(0, 2048), vertical: one(req.query.vertical) };
-    sendPage(res, await renderHomePage(deps, form), { form: true, headers: negotiatedHeaders(base, '/', 'text/html') });
+    // Signed in, the page names the account: it is then private to that browser.
+    const account = await accountOfRequest(deps.store, req);
+    sendPage(res, await renderHomePage(deps, form, undefined, account?.email), {
+      form: true,
+      headers: negotiatedHeaders(base, '/', 'text/html'),
+      ...(account ? { cacheControl: 'private, no-store' } : {}),
+    });
   };
 }
 

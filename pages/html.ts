@@ -207,6 +207,7 @@ ${og.image ? html`<meta property="og:image" content="${og.image}">
       ${navLink('home', '/', 'Scan a store')}
       ${navLink('index', '/index', 'Readiness index')}
       <a href="/api/v1">API</a>
+      <a href="/console">Console</a>
     </nav>
   </div>
 </header>

@@ -118,7 +118,7 @@ export function renderReportPage(report: Report, opts: ReportPageOptions): SafeH
     <p class="actions">
       <a class="button" href="${rescanHref(report)}">Re-scan this store</a>
       <a class="button button-quiet" href="/api/v1/scan/${id}.json">JSON</a>
-      <a class="button button-quiet" href="/api/v1/scan/${id}/brief.md">Agent brief (Pro)</a>
+      <a class="button button-quiet" href="/console/brief/${id}">Agent brief (Pro)</a>
     </p>
   </div>
   ${gauge(score, grade)}
@@ -382,11 +382,18 @@ function price(p: Product): SafeHtml {
   return html`<span class="fact-value">${text}</span> <span class="src">${String(p.price.source ?? '')}</span>${currency ? '' : html` <span class="missing">no currency</span>`}`;
 }
 
+const IDENTIFIER_KIND: Record<string, string> = { gtin: 'GTIN', mpn: 'MPN', sku: 'SKU', asin: 'ASIN', retailer_code: 'Store code', model: 'Model' };
+
+/** Every identifier the page gives (kind, value, source); reports stored before the list show the single facts. */
 function identifiers(p: Product): SafeHtml {
-  const ids = (['gtin', 'mpn', 'sku'] as const).filter((k) => p[k]?.value);
+  const listed = (p.identifiers ?? []).map((i) => ({ kind: IDENTIFIER_KIND[i.kind] ?? i.kind, value: i.value, source: i.source.replace('_', ' ') }));
+  const ids =
+    listed.length > 0
+      ? listed
+      : (['gtin', 'mpn', 'sku'] as const).flatMap((k) => (p[k]?.value ? [{ kind: k.toUpperCase(), value: String(p[k]?.value), source: String(p[k]?.source ?? '') }] : []));
   if (ids.length === 0) return html`<span class="missing">not found</span>`;
   return html`${ids.map(
-    (k) => html`<span class="ident"><span class="ident-kind">${k.toUpperCase()}</span> <span class="fact-value">${String(p[k]?.value)}</span> <span class="src">${String(p[k]?.source ?? '')}</span></span>`,
+    (i) => html`<span class="ident"><span class="ident-kind">${i.kind}</span> <span class="fact-value">${i.value}</span> <span class="src">${i.source}</span></span>`,
   )}`;
 }
 

@@ -5,7 +5,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Store } from 'express-rate-limit';
 import type { Config } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
-import { verifyApiKey } from '../accounts/keys.js';
+import { quotaIdOf, resolveProIdentity } from '../accounts/identity.js';
+import { sessionCarriesPro, sessionTokenOf } from './session-pro.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { Caller } from '../tools/tool.js';
 
@@ -21,6 +22,13 @@ export interface Guards {
   peek(kind: 'scan' | 'read'): RequestHandler;
   /** Runs on every response: identifies the caller, sets RateLimit headers, enforces the per-minute read limit. */
   everyRequest: RequestHandler;
+  /** What the scan limiters would say of a Pro identity now, without counting: the console's usage figures. */
+  proUsage(identity: { accountId: string | null; keyId: string | null }): Promise<ProUsage>;
+}
+
+export interface ProUsage {
+  hour: { used: number; limit: number; resetSeconds: number };
+  days30: { used: number; limit: number; resetSeconds: number };
 }
 
 const MINUTE = 60_000;
@@ -237,7 +245,7 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
   // The caller's ip is req.ip, read once by identify (each read of req.ip parses the forwarding headers again).
   const callerKey = (_req: Request, res: Response): string => {
     const caller = callerOf(res);
-    return caller.kind === 'pro' ? `key:${caller.keyId}` : `ip:${ipKeyGenerator(caller.ip, 56)}`;
+    return caller.kind === 'pro' ? quotaIdOf({ accountId: caller.accountId ?? null, keyId: caller.keyId }) : `ip:${ipKeyGenerator(caller.ip, 56)}`;
   };
 
   const limitedHandler = (windowMs: number, limit: (res: Response) => number, what: string): RequestHandler =>
@@ -309,10 +317,19 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
     const ip = req.ip ?? '';
     res.locals.caller = { kind: 'anonymous', keyId: null, ip } satisfies Caller;
     const header = req.headers.authorization;
-    if (header === undefined) return next();
+    if (header === undefined) {
+      // A signed-in console session stands for the Pro key on the few same-origin requests it may carry.
+      const sessionToken = sessionCarriesPro(req, config.BASE_URL) ? sessionTokenOf(req) : undefined;
+      const identity = sessionToken ? await resolveProIdentity(store, { sessionToken }) : null;
+      if (identity) {
+        res.locals.caller = { kind: 'pro', keyId: null, accountId: identity.accountId, ip } satisfies Caller;
+        res.locals.proSession = identity.session;
+      }
+      return next();
+    }
     const token = /^Bearer ([\x21-\x7e]{1,200})$/.exec(header)?.[1];
-    const record = token ? await verifyApiKey(store, token) : null;
-    if (record) res.locals.caller = { kind: 'pro', keyId: record.id, ip } satisfies Caller;
+    const identity = token ? await resolveProIdentity(store, { bearer: token }) : null;
+    if (identity) res.locals.caller = { kind: 'pro', keyId: identity.keyId, accountId: identity.accountId, ip } satisfies Caller;
     else res.locals.authError = true;
     next();
   };
@@ -340,6 +357,16 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
           }
         : pass,
     everyRequest: (req, res, next) => (HEALTH_PATHS.has(req.path) ? peekReads : everyOther)(req, res, next),
+    async proUsage(identity) {
+      const [hour, days] = await Promise.all([
+        scanStore.get(quotaIdOf(identity)),
+        proQuota.state({ kind: 'pro', keyId: identity.keyId, accountId: identity.accountId, ip: '' }),
+      ]);
+      return {
+        hour: { used: hour.totalHits, limit: config.PRO_SCANS_PER_HOUR, resetSeconds: secondsUntil(hour.resetTime, HOUR) },
+        days30: { used: days.used, limit: config.PRO_SCANS_PER_30_DAYS, resetSeconds: days.resetSeconds },
+      };
+    },
   };
 }
 
@@ -358,18 +385,19 @@ function chain(handlers: RequestHandler[]): RequestHandler {
  * The rolling 30-day Pro quota: daily buckets summed over 30 days (a memory window this long never fires).
  * `count` spends one unit or refuses; `peek` only reports what is left.
  */
-function rollingQuota(store: StoreRepo, quota: number, now: () => number): { count: RequestHandler; peek: RequestHandler } {
+function rollingQuota(store: StoreRepo, quota: number, now: () => number) {
   const state = async (caller: Caller) => {
     const today = Math.floor(now() / DAY);
     // A bucket counts until 30 days after its day ends; its period is that instant.
     const periods = Array.from({ length: QUOTA_DAYS }, (_, i) => periodOf((today - i + 1 + QUOTA_DAYS) * DAY));
-    const key = `pro-30d:key:${caller.keyId}`;
+    const key = `pro-30d:${quotaIdOf({ accountId: caller.accountId ?? null, keyId: caller.keyId })}`;
     const used = await store.sumUsage(key, periods);
     return { key, period: periods[0], used, resetSeconds: Math.ceil(((today + 1) * DAY - now()) / 1000) };
   };
   const policy = `"pro-30d"; q=${quota}; w=${(QUOTA_DAYS * DAY) / 1000}`;
   return {
-    async count(_req, res, next) {
+    state,
+    async count(_req: Request, res: Response, next: NextFunction) {
       const caller: Caller = res.locals.caller;
       if (caller.kind !== 'pro') return next();
       const { key, period, used, resetSeconds } = await state(caller);
@@ -382,7 +410,7 @@ function rollingQuota(store: StoreRepo, quota: number, now: () => number): { cou
       res.append('RateLimit', `"pro-30d"; r=${quota - used - 1}; t=${resetSeconds}`);
       next();
     },
-    async peek(_req, res, next) {
+    async peek(_req: Request, res: Response, next: NextFunction) {
       const caller: Caller = res.locals.caller;
       if (caller.kind !== 'pro') return next();
       const { used, resetSeconds } = await state(caller);

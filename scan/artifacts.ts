@@ -81,6 +81,15 @@ export interface PageFacts {
   truncated: boolean; // the body hit the size cap
 }
 
+export type IdentifierKind = 'gtin' | 'mpn' | 'sku' | 'asin' | 'retailer_code' | 'model';
+
+/** One code the page gives its product: what kind of code, and whether markup, a labelled text row or the URL said it. */
+export interface ProductIdentifier {
+  value: string;
+  kind: IdentifierKind;
+  source: 'markup' | 'labelled_text' | 'url';
+}
+
 export interface ProductFacts {
   url: string;
   markup: 'json-ld' | 'microdata' | 'rdfa' | 'opengraph' | 'none'; // the richest Product markup found
@@ -97,6 +106,7 @@ export interface ProductFacts {
   gtinValid: boolean; // length and check digit
   mpn: Fact<string> | null;
   sku: Fact<string> | null;
+  identifiers: ProductIdentifier[]; // every code on the page (scan/identifier-labels.ts), markup first
   attributes: string[]; // which of color, size, material, pattern, category, additionalProperty, variesBy are present
   hasReviews: boolean; // aggregateRating with value + count, or review
   offerEntities: Entity[]; // Offer / AggregateOffer nodes found for the product

@@ -122,7 +122,8 @@ const PHRASES: Record<string, string[]> = {
   OutOfStock: [
     'out of stock', 'sold out', 'currently (?:unavailable|out of stock|not available)', 'temporarily (?:unavailable|out of stock|sold out)',
     'not (?:available|in stock|on stock)', 'unavailable', 'no stock', 'none in stock', 'notify me when (?:available|in stock|back in stock)',
-    'email me when (?:available|back in stock)', 'back in stock soon', 'coming soon', 'bald wieder (?:verfügbar|lieferbar|da)',
+    'email me when (?:available|back in stock)', 'back in stock soon', '(?:will|to) be back in stock', "when (?:it is |it's )?back in stock",
+    'wieder (?:auf lager|verfügbar|lieferbar) sein', 'coming soon', 'bald wieder (?:verfügbar|lieferbar|da)',
     'bientôt (?:disponible|de retour)', 'próximamente', 'presto disponibile', 'binnenkort (?:weer )?(?:leverbaar|beschikbaar|op voorraad)',
     'em breve', 'wkrótce dostępny', 'kommer snart', 'ausverkauft', 'nicht (?:lieferbar|verfügbar|auf lager|vorrätig|mehr vorrätig)',
     '(?:derzeit|momentan|zurzeit|aktuell) nicht (?:lieferbar|verfügbar|auf lager)', 'vergriffen', 'épuisée?s?', 'rupture de stock',
@@ -132,7 +133,10 @@ const PHRASES: Record<string, string[]> = {
     'sem estoque', 'sem stock', 'fora de estoque', 'não disponível', 'brak w magazynie', 'brak towaru', 'brak na stanie',
     'niedostępn[yae]', 'chwilowo niedostępny', 'wyprzedan[yae]', 'slut i lager', 'slutsåld', 'tillfälligt slut', 'ej i lager',
     'inte i lager', 'ej tillgänglig', 'udsolgt', 'ikke på lager', 'midlertidigt udsolgt', 'ikke tilgængelig', 'utsolgt',
-    'ikke tilgjengelig', 'vyprodáno', 'není skladem', 'vypredané', 'nedostupné', 'ni na zalogi', 'ni dobavljivo', 'pole laos',
+    'ikke tilgjengelig', '(?:currently|at the moment) (?:not possible|impossible) to (?:buy|order)', 'momentálne nie je možné (?:produkt |tovar )?(?:kúpiť|objednať)',
+    'momentálně není možné (?:produkt |zboží )?(?:koupit|objednat)', 'nie je skladom', 'this (?:item|listing) (?:has been|was|is) sold', '(?:this )?listing (?:has )?ended', 'bidding (?:has )?ended',
+    'angebot (?:ist )?beendet', 'artikel (?:wurde )?verkauft', 'annonce (?:expirée|désactivée)', 'article vendu', 'anuncio (?:finalizado|caducado)',
+    'artículo vendido', 'inserzione (?:terminata|scaduta)', 'oggetto venduto', 'объявление (?:снято|закрыто)', 'товар продан', '(?:pole|ei ole) (?:hetkel |praegu )?saadaval', 'vyprodáno', 'není skladem', 'vypredané', 'nedostupné', 'ni na zalogi', 'ni dobavljivo', 'pole laos',
     '在庫なし', '在庫切れ', '在庫がありません', '売り切れ', '品切れ', '完売', '缺貨', '缺货', '售完', '已售完', '售罄', '已售罄',
     '無庫存', '无库存', '暫時缺貨', '暂时缺货', '沒有庫存', '没有库存',
   ],
@@ -217,7 +221,11 @@ function deliveryStatus(statement: string): string {
  * "only 2 left" with "in stock" is LimitedAvailability.
  */
 export function textAvailability(window: string): string | null {
-  const found = new Set(stockStatements(window).map((s) => s.status));
+  return agreeingStatus(new Set(stockStatements(window).map((s) => s.status)));
+}
+
+/** The one status a set of stated statuses comes to (see textAvailability), or null when they disagree or are none. */
+export function agreeingStatus(found: ReadonlySet<string>): string | null {
   if (found.size === 0) return null;
   if (found.size === 1) return [...found][0];
   if (found.size === 2 && found.has('InStock') && found.has('LimitedAvailability')) return 'LimitedAvailability';

@@ -123,6 +123,7 @@ function productSeen(p: ProductFacts): AuditResult['products'][number] {
     gtin: p.gtin,
     mpn: p.mpn,
     sku: p.sku,
+    identifiers: p.identifiers,
     image: p.images && p.images.value.length > 0 ? { value: p.images.value[0], source: p.images.source } : null,
     attributes: p.attributes,
   };

@@ -3,9 +3,12 @@
 // Reads PageFacts only (no DOM, no network); every regex is linear and runs on capped text.
 import type { Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } from './artifacts.js';
 import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from './structured-data/index.js';
-import { currencySignals, escapeRe, findPrices, normaliseCurrency, parseStructuredPrice, sellingPrice } from './price.js';
-import { bestAvailability, normaliseAvailability, textAvailability } from './availability.js';
+import { currencySignals, findPrices, normaliseCurrency, parseStructuredPrice, sellingPrice } from './price.js';
+import { agreeingStatus, bestAvailability, normaliseAvailability } from './availability.js';
+import { buyBoxAvailability, buyBoxWindow } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
+import { brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand } from './brand-text.js';
+import { ID_LABELS, PLACEHOLDER, rowValue, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, labelledValues, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, type ProductIdentifier } from './identifier-labels.js';
 import { TITLE_WINDOW, hasPurchaseControl, isProductEntity, metaPrice, ogProduct, recognizeProductPage, titleIndex, type Recognition } from './recognize.js';
 
 const OFFER_TYPES: ReadonlySet<string> = new Set(['Offer', 'AggregateOffer']);
@@ -138,6 +141,7 @@ interface Reading {
   gtin?: string;
   mpn?: string;
   sku?: string;
+  identifiers?: ProductIdentifier[];
 }
 
 function entityReading(e: Entity, members: readonly Entity[], page: PageFacts): Reading {
@@ -154,6 +158,7 @@ function entityReading(e: Entity, members: readonly Entity[], page: PageFacts): 
   r.gtin = gtinOf(members, offers);
   r.mpn = firstOf(members, 'mpn') ?? firstOf(offers, 'mpn') ?? undefined;
   r.sku = firstOf(members, 'sku') ?? firstOf(offers, 'sku') ?? undefined;
+  r.identifiers = markupIdentifiers(identifierEntities(members));
   return r;
 }
 
@@ -290,6 +295,7 @@ function metaReading(page: PageFacts): Reading {
   r.gtin = metaFirst(m, 'product:gtin', 'product:ean', 'product:upc', 'product:isbn', 'og:upc', 'og:ean', 'book:isbn') ?? undefined;
   r.mpn = metaFirst(m, 'product:mfr_part_no') ?? undefined;
   r.sku = metaFirst(m, 'product:retailer_item_id', 'product:sku', 'og:sku') ?? undefined;
+  r.identifiers = metaIdentifiers(m);
   return r;
 }
 
@@ -342,11 +348,18 @@ function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): 
     gtinValid: gtin !== null && gtinValid(gtin.value),
     mpn: fact(pick('mpn')),
     sku: fact(pick('sku')),
+    identifiers: allIdentifiers(page, readings),
     attributes: ATTRIBUTE_PROPS.filter((p) => members.some((m) => propValues(m, p).length > 0)),
     hasReviews: members.some(hasReviews),
     offerEntities: choice ? choice.offers.filter((o) => hasType(o, OFFER_TYPES) || o.types.length === 0) : [],
     product: choice?.entity ?? null,
   };
+}
+
+/** Markup and labelled codes in reading order, then the URL's product id where the page shows the same value. */
+function allIdentifiers(page: PageFacts, readings: readonly Reading[]): ProductIdentifier[] {
+  const found = mergeIdentifiers(...readings.map((r) => r.identifiers ?? []));
+  return mergeIdentifiers(found, urlIdentifiers(page.url, page.visibleText, found));
 }
 
 function fact<T>(picked: { value: T; source: FactSource } | null): Fact<T> | null {
@@ -382,44 +395,14 @@ const LABELS = {
     'manufacturer', 'hersteller', 'fabricante', 'produttore', 'fabricant', 'fabrikant', 'proizvajalec', 'výrobca', 'výrobce',
     'producent', 'producer', 'tillverkare', 'gyártó', 'producător', 'tootja', 'valmistaja', 'производитель', '製造商', 'メーカー',
   ],
-  sku: [
-    'sku', 'item no', 'item number', 'item #', 'item code', 'item id', 'article number', 'article no', 'art.-nr', 'art. nr',
-    'art.nr', 'art. no', 'artikel-nr', 'artikelnummer', 'artikelnr', 'product code', 'product no', 'product number', 'product id',
-    'id produto', 'código', 'código do produto', 'código de producto', 'codice', 'codice articolo', 'codice prodotto',
-    'numero articolo', 'numero oggetto ebay', "numéro de l'objet ebay", 'ebay-artikelnummer', 'número de artículo de ebay',
-    'référence', 'réf', 'ref', 'reference', 'tootekood', 'kód produktu', 'kód', 'kod produktu', 'kod towaru', 'šifra',
-    'varenummer', 'varenr', 'tuotenumero', 'cikkszám', 'артикул', 'код товара', 'ad id', 'post id', 'listing id',
-    '商品編號', '商品番号', '货号', '상품번호', 'web code', 'asin', 'catalogue number', 'cat. no', 'style number', 'style no',
-  ],
-  mpn: [
-    'mpn', 'manufacturer part number', 'manufacturers part number', "manufacturer's part number", 'mfg part number', 'mfr part number', 'mfr. part', 'mfr #', 'part number', 'model number', 'model no',
-    'item model number', 'model name / number', 'modelo', 'número de modelo', 'modello', 'numero modello articolo', 'modèle',
-    "numéro du modèle de l'article", 'modell', 'modellnummer', 'modelnummer', 'numer modelu', 'model',
-    'herstellernummer', 'hersteller-artikelnummer', 'herstellerartikelnummer', 'модель', '型番', '型號',
-  ],
-  gtin: ['ean', 'ean13', 'ean-13', 'ean code', 'gtin', 'gtin13', 'upc', 'isbn', 'isbn-13', 'isbn13', 'barcode', 'código de barras', 'kod ean'],
+  sku: [...ID_LABELS.sku, ...ID_LABELS.retailer_code, ...ID_LABELS.asin],
+  gtin: ID_LABELS.gtin,
 };
 
-function labelRegex(labels: readonly string[], leadingWord: boolean): RegExp {
-  const alt = [...labels].sort((a, b) => b.length - a.length).map(escapeRe).join('|');
-  const lead = leadingWord ? String.raw`(?:[\p{L}\d-]{1,12} )?` : '';
-  // label, optional "(MPN)", optional ":" / "#" / ".", then the value on the same line or the next one; or a label
-  // glued to its value (group 4 set), as spec lists built of adjacent spans read: "BRANDJohn Boos".
-  return new RegExp(
-    String.raw`^[ \t〈(\[【]*${lead}(?:(?:${alt})(?=[\s:：#.(]|$)[ \t]*(?:\([^)\n]{0,30}\))?[ \t]*([:：#.]?)[ \t]*(\n?)[ \t]*([^\n]{1,80})|(${alt})([^\s:：#.(][^\n]{1,79}))`,
-    'gimu',
-  );
-}
-
-/** A glued label counts only in capitals before a capitalised word or a code: "BRANDJohn Boos", "NUMBERIST003-O". */
-function gluedValue(label: string, value: string): boolean {
-  return /\p{L}/u.test(label) && label === label.toUpperCase() && /^(?:\p{Lu}\p{Ll}|[\p{Lu}\d-]*\d)/u.test(value);
-}
 const LABEL_RE = {
   brand: labelRegex(LABELS.brand, false),
   maker: labelRegex(LABELS.maker, false),
   sku: labelRegex(LABELS.sku, true),
-  mpn: labelRegex(LABELS.mpn, true),
   gtin: labelRegex(LABELS.gtin, false),
 };
 
@@ -427,41 +410,33 @@ type LabelKind = keyof typeof LABEL_RE;
 
 /** The first labelled value that passes the field's shape check, preferring those after the product title. */
 function labelled(text: string, kind: LabelKind, anchor: number): string | undefined {
-  const re = LABEL_RE[kind];
+  const shape = kind === 'gtin' ? 'gtin' : kind === 'sku' ? 'code' : (raw: string) => nameValue(raw);
   let first: string | undefined;
-  re.lastIndex = 0;
-  let count = 0;
-  for (let m = re.exec(text); m !== null && count++ < 200; m = re.exec(text)) {
-    const glued = m[4] !== undefined;
-    if (glued && !gluedValue(m[4], m[5])) continue;
-    const separator = glued ? '' : m[1];
-    const sameLine = glued || m[2] === '';
-    // Without a colon, a same-line value must look like a name or code, not prose ("Brand new for 2020").
-    if (separator === '' && sameLine && !/^[\p{Lu}\d]/u.test(m[3] ?? m[5])) continue;
-    const value = shapeValue(kind, m[3] ?? m[5]);
-    if (value === undefined) continue;
-    if (m.index >= anchor) return value;
+  for (const v of labelledBy(text, LABEL_RE[kind], shape)) {
+    if (v.index >= anchor) return v.value;
     // Before the title only "Label: value" counts; "Brand Outlet" up there is a menu, not a spec row.
-    if (separator !== '' || !sameLine) first ??= value;
+    if (v.separated) first ??= v.value;
   }
   return first;
 }
 
-function shapeValue(kind: LabelKind, raw: string): string | undefined {
-  const s = raw.trim();
-  if (kind === 'gtin') {
-    const m = /^\d[\d -]{6,20}\d/.exec(s);
-    const digits = m?.[0].replace(/[\s-]/g, '');
-    return digits && [8, 12, 13, 14].includes(digits.length) ? digits : undefined;
-  }
-  if (kind === 'sku') {
-    const m = /^[\p{L}\d][\p{L}\d._/-]{0,63}/u.exec(s);
-    return m && /\d/.test(m[0]) ? m[0].replace(/[.]+$/, '') : undefined;
-  }
-  const v = s.replace(/[.;,]+$/, '').trim();
-  if (v === '' || v.length > 60) return undefined;
-  if (kind === 'mpn' && !/\d|\p{Lu}{2}/u.test(v)) return undefined;
-  return v;
+function notSeller(brand: string | undefined, sellers: ReadonlySet<string>): string | undefined {
+  return brand !== undefined && !isSellerName(brand, sellers) ? brand : undefined;
+}
+
+/**
+ * The part number: rows labelled as one ("MPN:\nFake Wounds" may be words) or as a model number, in document order,
+ * the first after the title (before it only "Label: value" rows).
+ */
+function partNumber(text: string, anchor: number): string | undefined {
+  const rows = [...labelledValues(text, 'mpn'), ...labelledValues(text, 'model')].sort((a, b) => a.index - b.index);
+  return (rows.find((v) => v.index >= anchor) ?? rows.find((v) => v.separated))?.value;
+}
+
+/** A brand or maker value: a short name as written ("Acme Inc."), not a sentence. */
+function nameValue(raw: string): string | undefined {
+  const v = rowValue(raw).replace(/[;,]+$/, '').trim();
+  return v === '' || v.length > 60 || PLACEHOLDER.test(v) ? undefined : v;
 }
 
 /** What the body says (source html): title, a price near it, stock wording or a buy button, labelled codes. */
@@ -472,19 +447,28 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
   const r: Reading = { source: 'html' };
   if (page.h1) r.name = cleanText(page.h1, 500);
   if (anchor >= 0) {
-    const window = text.slice(anchor, anchor + TITLE_WINDOW);
+    const window = buyBoxWindow(text, anchor, TITLE_WINDOW);
     const price = sellingPrice(window);
     if (price) r.price = price;
     // An agent takes a buy button, or a price with no stock warning near the title, as "can be bought now".
-    const stock = textAvailability(window) ?? (hasPurchaseControl(page) || r.price ? 'InStock' : null);
+    const stock = buyBoxAvailability(window, agreeingStatus) ?? (hasPurchaseControl(page) || r.price ? 'InStock' : null);
     if (stock) r.availability = stock;
   }
   const from = Math.max(anchor, 0);
-  const brand = labelled(text, 'brand', from) ?? labelled(text, 'maker', from) ?? brandFromLinks(page, name ?? page.h1);
+  const title = name ?? page.h1;
+  const sellers = sellerNames(text);
+  // A brand row says so itself (a brand may sell its own goods); the weaker readings never take a seller's name.
+  const brand =
+    labelled(text, 'brand', from) ??
+    labelled(text, 'maker', from) ??
+    [() => brandInLabelSentence(text, title), () => brandFromLinks(page, title), () => brandNextToTitle(text, anchor, title)].reduce<
+      string | undefined
+    >((found, next) => found ?? notSeller(next(), sellers), undefined);
   if (brand) r.brand = { value: brand, isEntity: false };
   r.gtin = labelled(text, 'gtin', from);
-  r.mpn = labelled(text, 'mpn', from);
+  r.mpn = partNumber(text, from);
   r.sku = labelled(text, 'sku', from);
+  r.identifiers = labelledIdentifiers(text, from);
   return r;
 }
 
@@ -505,8 +489,7 @@ function brandFromLinks(page: PageFacts, productName: string | null): string | u
     if (named) return named;
     if (link.url && BRAND_PATH.test(link.url) && !GENERIC_BRAND_TEXT.test(text) && text.length <= 40) byBrandPage.add(text);
   }
-  const name = (productName ?? '').toLowerCase();
-  const inName = [...byBrandPage].find((b) => b.length >= 2 && name.includes(b.toLowerCase()));
+  const inName = [...byBrandPage].find((b) => titleNamesBrand(productName ?? '', b));
   if (inName) return inName;
   return byBrandPage.size === 1 ? [...byBrandPage][0] : undefined;
 }

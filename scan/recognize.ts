@@ -3,7 +3,7 @@
 // purchase control, a product URL, and the template hints shop platforms leave in class names and page-type
 // variables. Visible prose never counts as a platform hint. Pure: PageFacts in, a verdict and its reasons out.
 import type { Entity, PageFacts } from './artifacts.js';
-import { stockStatements } from './availability.js';
+import { stockStatements, type StockStatement } from './availability.js';
 import { looksLikeProductUrl } from './discover.js';
 import { findPrices } from './price.js';
 import { hasType } from './structured-data/index.js';
@@ -57,7 +57,8 @@ export function recognizeProductPage(page: PageFacts): Recognition {
   if (price) signals.push('price-near-title');
   // Any stock wording is a sign of a product page, even when statements disagree on the status ("No longer
   // available" by the title, "in stock" in a carousel below).
-  const stock = stockStatements(window.slice(0, 2_000)).length > 0;
+  const statements = stockStatements(window.slice(0, 2_000));
+  const stock = statements.length > 0;
   if (stock) signals.push('stock-near-title');
   const buy = hasPurchaseControl(page);
   if (buy) signals.push('purchase-control');
@@ -68,8 +69,20 @@ export function recognizeProductPage(page: PageFacts): Recognition {
   const isProduct =
     titleAt >= 0 &&
     !(editorial && !hint) &&
-    ((price && (buy || hint || url)) || (hint && (buy || stock)) || (buy && stock && url));
+    ((price && (buy || hint || url)) || (hint && (buy || stock)) || (buy && stock && url) || (price && statusLine(window, statements)));
   return { isProduct, byMarkup: false, signals, titleAt };
+}
+
+/**
+ * A marketplace or classified listing shows no buy button: a price by the title and a status line of its own
+ * ("Available", "This item has been sold") make it a listing. A stock word inside a sentence does not.
+ */
+function statusLine(window: string, statements: readonly StockStatement[]): boolean {
+  return statements.some((s) => {
+    const start = window.lastIndexOf('\n', s.index) + 1;
+    const end = window.indexOf('\n', s.index);
+    return window.slice(start, end < 0 ? undefined : end).trim().length <= 40;
+  });
 }
 
 export function isProductEntity(e: Entity): boolean {

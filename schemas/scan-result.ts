@@ -79,6 +79,16 @@ export const Protocols = z
 const FactSource = z.enum(['json-ld', 'microdata', 'rdfa', 'opengraph', 'meta', 'html']);
 const fact = <T extends z.ZodType>(value: T) => z.object({ value, source: FactSource }).nullable();
 
+export const ProductIdentifier = z
+  .object({
+    value: z.string(),
+    kind: z.enum(['gtin', 'mpn', 'sku', 'asin', 'retailer_code', 'model']),
+    source: z
+      .enum(['markup', 'labelled_text', 'url'])
+      .describe('markup: structured data or product meta tags; labelled_text: a row such as "Item no.: 123"; url: the product id in the address, shown on the page too.'),
+  })
+  .meta({ id: 'ProductIdentifier' });
+
 export const ProductSeen = z
   .object({
     url: z.string(),
@@ -91,6 +101,9 @@ export const ProductSeen = z
     gtin: fact(z.string()),
     mpn: fact(z.string()),
     sku: fact(z.string()),
+    identifiers: z
+      .array(ProductIdentifier)
+      .describe('Every code the page gives the product (markup first, then labelled text, then the URL), each once.'),
     image: fact(z.string()),
     attributes: z.array(z.string()),
   })

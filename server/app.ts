@@ -13,6 +13,7 @@ import { apiRouter, methodNotAllowed } from '../rest/router.js';
 import { discoveryDocument } from '../rest/discovery.js';
 import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { pageNotFound, pagesRouter } from '../pages/router.js';
+import { consoleRouter } from '../pages/console/router.js';
 import { mcpRouter } from '../mcp/server.js';
 import { functionDefsRouter, wellKnownRouter } from '../well-known/index.js';
 import { sitemapRouter } from '../well-known/sitemap.js';
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(mcpRouter(deps));
   app.use(wellKnownRouter({ config, routes }));
   app.use(sitemapRouter(deps));
+  app.use(consoleRouter({ ...deps, guards }));
   app.use(pagesRouter({ ...deps, guards }));
   app.use(pageNotFound);
 

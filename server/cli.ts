@@ -2,7 +2,10 @@
 // Keys and delisting act on the configured store directly; nothing here needs the HTTP server running.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../lib/config.js';
-import { createApiKey } from '../accounts/keys.js';
+import { createAccountKey } from '../accounts/console-keys.js';
+import { normaliseEmail } from '../accounts/sign-in.js';
+import { newId } from '../accounts/secrets.js';
+import { AppError } from '../lib/errors.js';
 import { serve } from './main.js';
 import { createRepo } from '../store/index.js';
 import { indexHost } from '../lib/hosts.js';
@@ -11,7 +14,7 @@ import { runScanCommand } from './cli-scan.js';
 const USAGE = `Usage: store-readiness <command>
   scan <url> [--json] [--min-score N]   audit a store from the terminal (exit 1 below --min-score)
   serve                                 run the service (same as npm start)
-  keys create --owner <email>           create a Pro API key; prints it once
+  keys create --owner <email> [--name N] create a Pro key of that address's console account; prints it once
   keys list                             list keys (id, owner, created, revoked)
   keys revoke <key-id>                  revoke a key
   delist <host> | relist <host>         hide a store from (or return it to) the public index`;
@@ -46,12 +49,23 @@ async function withStore(env: NodeJS.ProcessEnv, io: Out, command: string, rest:
     }
     const [sub, ...args] = rest;
     if (sub === 'create') {
-      const { values } = parseArgs({ args, options: { owner: { type: 'string' } }, strict: true });
-      if (!values.owner || !/^[^\s@]+@[^\s@]+$/.test(values.owner)) {
+      const { values } = parseArgs({ args, options: { owner: { type: 'string' }, name: { type: 'string' } }, strict: true });
+      const email = normaliseEmail(values.owner);
+      if (!email) {
         io.err('keys create needs --owner <email>');
         return 2;
       }
-      const { key, record } = await createApiKey(store, values.owner);
+      // The key belongs to the console account of that address (made now if needed), like a key made there.
+      const account = await store.accounts.ensureAccount(email, new Date(), newId('acct'));
+      let created;
+      try {
+        created = await createAccountKey(store, account, values.name?.trim() || 'Command line');
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        io.err(err.message);
+        return 1;
+      }
+      const { key, record } = created;
       io.out(`Created Pro key ${record.id} for ${record.owner}. Store it now: it is shown only once.`);
       io.out(key); // alone on the last line, for scripts
       return 0;

@@ -14,6 +14,7 @@ export interface ScanDoc {
   agentReady: boolean;
   createdAt: Date;
   ownerKeyId: string | null;
+  ownerAccountId?: string; // present only while the scan belongs to a console account
   report: string; // JSON text: the report comes back byte for byte, whatever keys or number types it holds
 }
 
@@ -122,6 +123,7 @@ export function scanToDoc(scan: ScanRecord): ScanDoc {
     agentReady: scan.agentReady,
     createdAt: scan.createdAt,
     ownerKeyId: scan.ownerKeyId,
+    ...(scan.ownerAccountId ? { ownerAccountId: scan.ownerAccountId } : {}),
     report: JSON.stringify(scan.report) ?? 'null',
   };
 }

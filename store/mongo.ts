@@ -36,6 +36,7 @@ import type {
   StoreRepo,
   TopStoresOptions,
 } from './repo.js';
+import { MongoAccounts } from './mongo-accounts.js';
 
 /** Server-side limit of one read, and the client-side limits derived from it. */
 export const STORE_TIMEOUT_MS = 5000;
@@ -204,6 +205,7 @@ export class MongoRepo implements StoreRepo {
   private readonly bands: Collection<BandDoc>;
   /** A replica set or sharded cluster: multi-document transactions, and with them the score histogram. */
   private transactions = false;
+  readonly accounts: MongoAccounts;
 
   constructor(uri: string, dbName: string) {
     this.client = new MongoClient(uri, MONGO_CLIENT_OPTIONS);
@@ -220,6 +222,7 @@ export class MongoRepo implements StoreRepo {
     });
     this.buckets = this.db.collection<BucketDoc>('score_buckets');
     this.bands = this.db.collection<BandDoc>('score_bands');
+    this.accounts = new MongoAccounts(this.db, { tx: (fn) => this.withTransaction(fn), opts: (session) => this.opts(session) });
   }
 
   async init(): Promise<void> {
@@ -234,6 +237,7 @@ export class MongoRepo implements StoreRepo {
       this.monitoring.init(),
       this.buckets.createIndexes(Q.INDEXES.score_buckets),
       this.bands.createIndexes(Q.INDEXES.score_bands),
+      this.accounts.init(),
     ]);
     await this.dropObsoleteIndexes();
     await this.seedScanCounter();

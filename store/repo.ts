@@ -1,5 +1,6 @@
 // The one storage interface of the service (docs/architecture.md "Storage"). Adapters: SQLite (embedded default) and
 // MongoDB. Async throughout, even for synchronous SQLite, so both adapters fit. Knows nothing of HTTP or scanning.
+import type { AccountRepo } from './accounts-repo.js';
 
 import type { MonitoringRepo } from './monitoring-repo.js';
 
@@ -13,6 +14,8 @@ export interface NewScan {
   agentReady: boolean;
   createdAt: Date;
   ownerKeyId: string | null; // the Pro key that ran the scan, if any
+  /** The console account the scan belongs to (its key's, or the signed-in person's), if any. */
+  ownerAccountId?: string | null;
   report: unknown; // the full ScanResult JSON, exactly as answered
   /** Queue the scan's webhook events in the same store step as the scan (store/monitoring-repo.ts). */
   events?: boolean;
@@ -80,6 +83,8 @@ export interface ApiKeyRecord {
 }
 
 export interface StoreRepo {
+  /** Console accounts, sign-in tokens, sessions and the scans of an account (store/accounts-repo.ts). */
+  readonly accounts: AccountRepo;
   readonly monitoring: MonitoringRepo; // history, ownership, monitors, webhooks
   init(): Promise<void>; // idempotent schema and indexes
   close(): Promise<void>;

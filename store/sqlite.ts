@@ -17,6 +17,8 @@ import type {
   StoreRepo,
   TopStoresOptions,
 } from './repo.js';
+import type { AccountRepo } from './accounts-repo.js';
+import { SqliteAccounts, migrateAccountSchema } from './sqlite-accounts.js';
 import { SqliteMonitoring } from './sqlite-monitoring.js';
 
 interface ScanRow {
@@ -29,6 +31,7 @@ interface ScanRow {
   agent_ready: number;
   created_at: number;
   owner_key_id: string | null;
+  owner_account_id: string | null;
   report: string;
 }
 
@@ -236,6 +239,13 @@ export class SqliteRepo implements StoreRepo {
   private tx: ReturnType<SqliteRepo['makeTransactions']> | null = null;
   private readonly pingStmt: Database.Statement<[], unknown>;
   private readonly topCache = new Map<string, TopStmts>();
+  private accountsRepo: SqliteAccounts | null = null;
+
+  get accounts(): AccountRepo {
+    this.assertOpen();
+    if (!this.accountsRepo) throw new Error('SqliteRepo: init() has not been called');
+    return this.accountsRepo;
+  }
   readonly monitoring: SqliteMonitoring;
 
   constructor(filePath: string) {
@@ -253,6 +263,8 @@ export class SqliteRepo implements StoreRepo {
   async init(): Promise<void> {
     if (this.stmts) return;
     this.db.exec(SCHEMA);
+    migrateAccountSchema(this.db);
+    this.accountsRepo = new SqliteAccounts(this.db);
     this.monitoring.init();
     this.stmts = this.prepareAll();
     this.tx = this.makeTransactions();
@@ -338,8 +350,8 @@ export class SqliteRepo implements StoreRepo {
     return {
       nextScanId: db.prepare<[], number>("UPDATE counters SET n = n + 1 WHERE name = 'scan_id' RETURNING n").pluck(),
       insertScan: db.prepare<[ScanRow]>(
-        `INSERT INTO scans (id, host, vertical, score, grade, capped, agent_ready, created_at, owner_key_id, report)
-         VALUES (@id, @host, @vertical, @score, @grade, @capped, @agent_ready, @created_at, @owner_key_id, @report)`,
+        `INSERT INTO scans (id, host, vertical, score, grade, capped, agent_ready, created_at, owner_key_id, owner_account_id, report)
+         VALUES (@id, @host, @vertical, @score, @grade, @capped, @agent_ready, @created_at, @owner_key_id, @owner_account_id, @report)`,
       ),
       getScan: db.prepare<[number], ScanRow>('SELECT * FROM scans WHERE id = ?'),
       // The report as a BLOB: its stored UTF-8 bytes as they are, without a decode into a string.
@@ -468,6 +480,7 @@ export class SqliteRepo implements StoreRepo {
       agent_ready: scan.agentReady ? 1 : 0,
       created_at: scan.createdAt.getTime(),
       owner_key_id: scan.ownerKeyId,
+      owner_account_id: scan.ownerAccountId ?? null,
       report: JSON.stringify(scan.report) ?? 'null',
     };
     this.t.save(row, scan.events === true);

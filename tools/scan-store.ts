@@ -95,6 +95,7 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     agentReady: !audit.capped && audit.score >= 70 && READY_CHECKS.every((c) => passing.has(c)),
     createdAt: new Date(audit.scanned_at),
     ownerKeyId: ctx.caller.keyId,
+    ownerAccountId: ctx.caller.accountId ?? null,
     report: result,
     events: true, // webhook events of the hosts' verified owners, queued in the same store step
   });

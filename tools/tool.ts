@@ -19,6 +19,8 @@ export interface Caller {
   kind: 'anonymous' | 'pro';
   keyId: string | null;
   ip: string;
+  /** The console account behind a Pro caller (its key's, or its signed-in session's), if any. */
+  accountId?: string | null;
 }
 
 export interface ToolContext {

@@ -2,7 +2,7 @@
 // answering the same bytes, measured in the same run (house rule 5). Bounded: every load runs a fixed time.
 // Also: scan time of the complete fixture store, index reads on 1,000,000 stores seeded in SQLite, and the speed
 // targets of the parsers, of hostile-store scans and of store-failure recovery (test/bench/timings.ts).
-// `npm run bench -- parsers hostile recovery` runs only those sections (`load` names the rest).
+// `npm run bench -- parsers hostile recovery console` runs only those sections (`load` names the rest).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import type { ScanResult } from '../../schemas/scan-result.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
 import { formatTimings, hostileScanTimings, parserTimings, recoveryTimings } from './timings.js';
+import { consoleTimings } from './console.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 // Each load is preceded by an unmeasured one of this length, so a scenario is measured on warm (JIT-compiled)
@@ -38,7 +39,7 @@ interface Row {
   target?: string;
 }
 
-const SECTIONS = ['parsers', 'hostile', 'recovery', 'load'] as const;
+const SECTIONS = ['parsers', 'hostile', 'recovery', 'console', 'load'] as const;
 const chosen = process.argv.slice(2);
 for (const name of chosen) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`unknown section ${name}; sections: ${SECTIONS.join(', ')}`);
 const wanted = (name: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(name);
@@ -49,6 +50,7 @@ async function main() {
   if (wanted('parsers')) lines.push(...formatTimings('Parsers on hostile input (CPU, best of 5)', 'JSON.parse of a 2 MB document', parserTimings()), '');
   if (wanted('hostile')) lines.push(...formatTimings('Scans of hostile stores (wall, median of 3)', 'a scan of a small plain store', await hostileScanTimings()), '');
   if (wanted('recovery')) lines.push(...formatTimings('The store failing under the service', 'a scan through the same app', await recoveryTimings()), '');
+  if (wanted('console')) lines.push(...formatTimings('The console scans page by number of scans', 'the page of an account with 10 scans', await consoleTimings()), '');
   if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
   if (!wanted('load')) return;
 

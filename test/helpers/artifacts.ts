@@ -100,6 +100,7 @@ export function makeProduct(partial: Partial<ProductFacts> = {}): ProductFacts {
     gtinValid: false,
     mpn: null,
     sku: null,
+    identifiers: [],
     attributes: [],
     hasReviews: false,
     offerEntities: [],
@@ -202,6 +203,14 @@ export function requireRealFixtures(t: { skip(message?: string): void }): string
 
 export function readRealFixture(dir: string, path: string): string {
   return readFileSync(join(dir, path), 'utf8');
+}
+
+/** The page without JSON-LD, microdata/RDFa attributes and OpenGraph/product meta tags: what its text alone says. */
+export function stripMarkup(html: string): string {
+  return html
+    .replace(/<script[^>]*type\s*=\s*["']?application\/ld\+json["']?[^>]*>[\s\S]*?<\/script>/gi, '')
+    .replace(/<meta\b[^>]*(?:property|name)\s*=\s*["']?(?:og:|product:|fb:)[^>]*>/gi, '')
+    .replace(/\s(?:itemscope|itemtype|itemprop|itemref|itemid|typeof|property|vocab|prefix|resource|about)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?(?=[\s/>])/gi, '');
 }
 
 /** A published protocol example kept in the repository (sources in test/fixtures/protocols/MANIFEST.md). */

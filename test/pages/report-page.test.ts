@@ -130,6 +130,10 @@ function richReport(id: number, host: string, opts: { capped?: boolean; hostile?
         gtin: null,
         mpn: { value: 'NW-TEE-1', source: 'json-ld' },
         sku: null,
+        identifiers: [
+          { value: 'NW-TEE-1', kind: 'mpn', source: 'markup' },
+          { value: '4006381333931', kind: 'gtin', source: 'labelled_text' },
+        ],
         image: { value: h ? HOSTILE_URLS[2] : `https://${host}/tee.jpg`, source: 'opengraph' },
         attributes: ['color'],
       },
@@ -146,6 +150,7 @@ function richReport(id: number, host: string, opts: { capped?: boolean; hostile?
               gtin: { value: HOSTILE_URLS[3], source: 'microdata' as const },
               mpn: null,
               sku: null,
+              identifiers: [],
               image: null,
               attributes: [],
             },
@@ -160,6 +165,7 @@ function richReport(id: number, host: string, opts: { capped?: boolean; hostile?
               gtin: null,
               mpn: null,
               sku: null,
+              identifiers: [],
               image: null,
               attributes: [],
             },
@@ -216,6 +222,7 @@ test('the report shows score, grade, pillars, every check with its status, fixes
   assert.match(text, /€29\.50/);
   assert.match(text, /InStock/);
   assert.match(text, /MPN NW-TEE-1/);
+  assert.match(text, /GTIN 4006381333931 labelled text/); // every identifier, with where it was read
   assert.match(text, /not found/);
   assert.match(body, /<span class="src">microdata<\/span>/);
   // Neighbors: the delisted one is gone, the other links to its latest report.

@@ -106,6 +106,16 @@ test('textAvailability reads stock statements in en, de, fr, es, it, nl, pt, pl,
   assert.deepEqual(wrong, []);
 });
 
+test('statements of the real pages: Slovak "cannot be bought", Estonian "not available", ended listings', () => {
+  // naysk-weatherstation-jsonld-instock-vs-visible-oos.html, krauta-ee-remote-jsonld-soldout.html (product-extraction-benchmark, MIT)
+  assert.equal(textAvailability('Momentálne nie je možné produkt kúpiť, ale je možné ho rezervovať'), 'OutOfStock');
+  assert.equal(textAvailability('Vabandame, antud toode pole hetkel saadaval.'), 'OutOfStock');
+  // The wording marketplaces and classifieds put on a listing that is gone.
+  for (const text of ['This item has been sold', 'This listing has ended', 'Bidding has ended', 'Angebot beendet', 'Annonce expirée', 'Inserzione terminata']) {
+    assert.equal(textAvailability(text), 'OutOfStock', text);
+  }
+});
+
 test('textAvailability: negatives before positives, refinements, contradictions and non-statements', () => {
   assert.equal(textAvailability('Add to cart. Not available in your size.'), 'OutOfStock');
   assert.equal(textAvailability('Out of stock — available for back-order'), 'BackOrder');

@@ -26,6 +26,7 @@ function product(over: Partial<Product> = {}): Product {
     gtin: null,
     mpn: null,
     sku: { value: 'TJ-42', source: 'json-ld' },
+    identifiers: [{ value: 'TJ-42', kind: 'sku', source: 'markup' }],
     image: { value: 'https://shop.test/img/jacket.jpg', source: 'opengraph' },
     attributes: ['color'],
     ...over,

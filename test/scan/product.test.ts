@@ -336,6 +336,10 @@ test('ReDoS inputs: long runs of digits, separators, currency signs and labels s
     ['Brand, spaces', 150_000, (n) => `Brand${' '.repeat(n)}x`],
     ['Brand: lines', 30_000, (n) => `${'\nBrand:'.repeat(n)}`],
     ['Sold out', 20_000, (n) => `${'Sold out '.repeat(n)}`],
+    ['Item no lines', 30_000, (n) => `${'<br>Item no'.repeat(n)}`],
+    ['Sold by lines', 30_000, (n) => `${'<br>sold by sold by'.repeat(n)}`],
+    ['brand lines', 20_000, (n) => `${'<br>ACME<br>ACME T'.repeat(n)}`],
+    ['recommendation words', 30_000, (n) => `${'<br>visitors were huvitatud'.repeat(n)}`],
   ];
   const og = '<meta property="og:type" content="product">';
   for (const [label, size, make] of inputs) {

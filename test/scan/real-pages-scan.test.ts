@@ -9,9 +9,9 @@ import { readRealFixture, requireRealFixtures } from '../helpers/artifacts.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
 const NO_MARKUP = [
-  { file: 'amazon-couk-watch-no-structured-data.html', path: '/CIGA-Design-Automatic-Mechanical-Skeleton/dp/B07C8KMQQ6', price: 220, currency: 'GBP' },
-  { file: 'pcstore-tw-no-structured-data.html', path: '/pchome24h/M14876706.htm', price: 2320, currency: 'TWD' },
-  { file: 'opencart-vsezaoci-si-no-structured-data.html', path: '/pripomocki/razno/bralne-lece-stick-on', price: 40, currency: 'EUR' },
+  { file: 'amazon-couk-watch-no-structured-data.html', path: '/CIGA-Design-Automatic-Mechanical-Skeleton/dp/B07C8KMQQ6', price: 220, currency: 'GBP', identifier: { value: 'B07C8KMQQ6', kind: 'asin', source: 'labelled_text' } },
+  { file: 'pcstore-tw-no-structured-data.html', path: '/pchome24h/M14876706.htm', price: 2320, currency: 'TWD', identifier: { value: 'M14876706', kind: 'sku', source: 'labelled_text' } },
+  { file: 'opencart-vsezaoci-si-no-structured-data.html', path: '/pripomocki/razno/bralne-lece-stick-on', price: 40, currency: 'EUR', identifier: { value: '0638', kind: 'sku', source: 'labelled_text' } },
 ];
 
 const check = (r: ScanResult, id: string) => r.pillars.flatMap((p) => p.checks).find((c) => c.id === id) as { status: string; evidence?: string };
@@ -37,6 +37,8 @@ for (const page of NO_MARKUP) {
     assert.deepEqual(seen.price, { value: page.price, source: 'html' });
     assert.equal(seen.currency?.value, page.currency);
     assert.equal(seen.availability?.value, 'InStock');
+    // Every identifier agents can match on, with its kind and where it was read.
+    assert.ok(seen.identifiers.some((i) => JSON.stringify(i) === JSON.stringify(page.identifier)), JSON.stringify(seen.identifiers));
     assert.ok(seen.name && ['html', 'opengraph'].includes(seen.name.source), JSON.stringify(seen.name)); // no Product markup
 
     const structured = check(result, 'product_structured_data');

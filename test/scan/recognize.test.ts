@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parsePage } from '../../scan/html.js';
 import { hasPurchaseControl, recognizeProductPage } from '../../scan/recognize.js';
+import { readRealFixture, requireRealFixtures, stripMarkup } from '../helpers/artifacts.js';
 
 const page = (body: string, url = 'https://shop.test/lenses', head = '', bodyAttrs = '') =>
   parsePage(`<!doctype html><html><head>${head}</head><body ${bodyAttrs}>${body}</body></html>`, url);
@@ -26,6 +27,20 @@ test('without markup: a price by the title plus a purchase control, a product UR
   // A price alone, or a buy button alone, is not enough.
   assert.equal(verdict('<h1>Reading lenses</h1><p>40,00 €</p>').isProduct, false);
   assert.equal(verdict('<h1>Reading lenses</h1><button>Add to cart</button>').isProduct, false);
+});
+
+test('a listing without a buy button: a price by the title and a stock status line of its own', (t) => {
+  // teslahunt-car-jsonld-soldout-duplicate-ogtype.html (metascraper test suite, MIT): a used-car classified; without
+  // its JSON-LD and OpenGraph tags, at an address that follows no product URL convention, the text makes it a listing.
+  const dir = requireRealFixtures(t);
+  if (dir) {
+    const listing = recognizeProductPage(parsePage(stripMarkup(readRealFixture(dir, 'pages/teslahunt-car-jsonld-soldout-duplicate-ogtype.html')), 'https://teslahunt.io/5YJSA7E49JF269238'));
+    assert.equal(listing.isProduct, true);
+    assert.deepEqual(listing.signals, ['price-near-title', 'stock-near-title']);
+  }
+  // A stock word inside a sentence is no status line: a price and prose stay a non-product page.
+  assert.equal(verdict('<h1>Reading lenses</h1><p>40,00 €</p><p>We restock these every spring, so they are rarely out of stock for long at our shop.</p>').isProduct, false);
+  assert.equal(verdict('<h1>Reading lenses</h1><p>40,00 €</p><p>In stock</p>').isProduct, true);
 });
 
 test('the title is found across element breaks, and in a <title> that opens with "Buy"', () => {

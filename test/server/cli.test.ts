@@ -74,3 +74,20 @@ test('unknown commands print the usage and fail', async (t) => {
   assert.equal(await cli.run('frobnicate'), 2);
   assert.match(cli.err.join('\n'), /Usage: store-readiness/);
 });
+
+test('keys create --owner makes a key of that address\'s console account, created when needed, and listed there', async (t) => {
+  const cli = setup(t);
+  assert.equal(await cli.run('keys', 'create', '--owner', 'Console@Shop.test', '--name', 'deploy'), 0);
+  assert.equal(await cli.run('keys', 'create', '--owner', 'console@shop.test'), 0);
+  const repo = new SqliteRepo(join(cli.dir, 'store.db'));
+  await repo.init();
+  t.after(() => repo.close());
+  const account = await repo.accounts.findAccountByEmail('console@shop.test');
+  assert.ok(account, 'the account was created');
+  const keys = await repo.accounts.listAccountKeys(account.id);
+  assert.deepEqual(keys.map((k) => k.name).sort(), ['Command line', 'deploy']);
+  await repo.close();
+  const before = cli.out.length;
+  assert.equal(await cli.run('keys', 'list'), 0);
+  assert.equal(cli.out.slice(before).filter((l) => l.includes('console@shop.test')).length, 2, 'list shows the owner');
+});

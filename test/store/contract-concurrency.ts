@@ -98,6 +98,7 @@ export const EVERY_METHOD: Record<Exclude<keyof StoreRepo, 'init' | 'close'>, (r
   getUsage: (r) => r.getUsage('k', 'p'),
   sumUsage: (r) => r.sumUsage('k', ['p']),
   pruneUsage: (r) => r.pruneUsage('p'),
+  accounts: (r) => Promise.all([r.accounts.findSession('h', new Date(T0)), r.accounts.scansOfAccount('acct', { limit: 5 })]),
   monitoring: (r) => Promise.all([r.monitoring.scanHistory('a.example', 10), r.monitoring.claimDueDelivery(new Date(T0), 1000)]),
 };
 

@@ -79,6 +79,7 @@ function storedScan(): ScanResult {
       gtin: null,
       mpn: null,
       sku: null,
+      identifiers: [],
       image: null,
       attributes: [],
     },

@@ -56,10 +56,14 @@ test('explains 401 and 429 handling with Retry-After and the RateLimit headers',
   assert.match(text, /`RateLimit`/);
 });
 
-test('says how keys are obtained today: from the operator, who runs keys create (there is no console yet)', async (t) => {
+test('says how keys are obtained: in the console after an e-mail sign-in, or from the operator with keys create', async (t) => {
   const app = await startApp(t);
   const text = await (await fetch(`${app.url}/auth.md`)).text();
-  assert.match(text, /issued by the operator/);
+  assert.ok(text.includes(`${app.config.BASE_URL}/console/sign-in`));
+  assert.ok(text.includes(`${app.config.BASE_URL}/console/keys`));
+  assert.match(text, /\*\*Create key\*\*/);
   assert.match(text, /`store-readiness keys create --owner <your e-mail>`/);
-  assert.doesNotMatch(text, /account page|your console/i);
+  // The pages it names exist.
+  assert.equal((await fetch(`${app.url}/console/sign-in`)).status, 200);
+  assert.equal((await fetch(`${app.url}/console/keys`, { redirect: 'manual' })).status, 303);
 });

@@ -2,7 +2,8 @@
 // HTML and with the OpenGraph tags, and the stock state with "sold out" wording; agents quote the markup.
 import { defineCheck } from '../../check.js';
 import { amountReadings, priceMentions, pricePositions, samePrice } from '../../price.js';
-import { availabilityKind, stockStatements } from '../../availability.js';
+import { availabilityKind } from '../../availability.js';
+import { productStatements } from '../../buy-box.js';
 import { quote } from '../evidence.js';
 import { nameIndex, normText } from '../page-text.js';
 import { aggregatePdps, STRUCTURED } from '../product-pages.js';
@@ -54,7 +55,8 @@ export default defineCheck({
       const anchors = [...pricesAt, ...(name ? [name.at] : [])];
       const near = anchors.map((at) => text.slice(Math.max(0, at - WINDOW), at + WINDOW)).join(' | ');
       const markup = product?.availability ? availabilityKind(product.availability.value) : null;
-      const said = stockStatements(near);
+      // Store pickup, chat and delivery options have their own "unavailable"; they say nothing about the product.
+      const said = productStatements(near);
       const ogAvailability = firstMeta(page.meta, ['product:availability', 'og:availability']) ?? '';
       const soldOut =
         said.find((s) => availabilityKind(s.status) === 'unavailable')?.text ??

@@ -1,0 +1,73 @@
+// Pro keys of a console account: at most MAX_ACTIVE_KEYS active at once, named by their owner, revoked by
+// their owner only. The key itself is made and checked by keys.ts; this file holds the account side.
+import type { ApiKeyRecord, StoreRepo } from '../store/repo.js';
+import type { AccountRecord } from '../store/accounts-repo.js';
+import { AppError } from '../lib/errors.js';
+import { createApiKey } from './keys.js';
+
+export const MAX_ACTIVE_KEYS = 10;
+const DAY = 24 * 60 * 60 * 1000;
+
+export interface AccountKey {
+  id: string;
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  scansLast30Days: number;
+}
+
+/** A key name as typed, trimmed to one line of at most 60 characters; empty becomes "Key <date>". */
+export function keyName(value: unknown, now: Date): string {
+  const name = typeof value === 'string' ? value.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 60) : '';
+  return name || `Key ${now.toISOString().slice(0, 10)}`;
+}
+
+export async function accountKeys(store: StoreRepo, accountId: string, now = new Date()): Promise<AccountKey[]> {
+  const [keys, counts] = await Promise.all([
+    store.accounts.listAccountKeys(accountId),
+    store.accounts.scanCountsByKey(accountId, new Date(now.getTime() - 30 * DAY)),
+  ]);
+  return keys.map((k) => ({
+    id: k.keyId,
+    name: k.name,
+    createdAt: k.createdAt,
+    lastUsedAt: k.lastUsedAt,
+    revokedAt: k.revokedAt,
+    scansLast30Days: counts.get(k.keyId) ?? 0,
+  }));
+}
+
+/** A new key of the account, shown once to the caller. Refused past MAX_ACTIVE_KEYS active keys. */
+export async function createAccountKey(
+  store: StoreRepo,
+  account: AccountRecord,
+  name: string,
+  now = new Date(),
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  const active = (await accountKeys(store, account.id, now)).filter((k) => !k.revokedAt).length;
+  if (active >= MAX_ACTIVE_KEYS) {
+    throw new AppError('INVALID_PARAMS', `An account can hold at most ${MAX_ACTIVE_KEYS} active keys. Revoke one you no longer use, then create the new one.`);
+  }
+  const created = await createApiKey(store, account.email, now);
+  await store.accounts.putAccountKey({ keyId: created.record.id, accountId: account.id, name, lastUsedAt: null });
+  return created;
+}
+
+/**
+ * True the first time a create-key form (its random request id) is sent, false on a resend (a reload of the
+ * page that showed the key re-posts the form): a resend must not make a second key. Kept an hour, on the
+ * shared usage counters.
+ */
+export async function firstSendOfForm(store: StoreRepo, accountId: string, requestId: string, now = new Date()): Promise<boolean> {
+  const HOUR = 60 * 60 * 1000;
+  const period = String((Math.floor(now.getTime() / HOUR) + 2) * HOUR).padStart(15, '0');
+  return (await store.incrementUsage(`key-form:${accountId}:${requestId}`, period)) === 1;
+}
+
+/** Revokes one of the account's own keys; false when the key is not the account's (or does not exist). */
+export async function revokeAccountKey(store: StoreRepo, accountId: string, keyId: string, now = new Date()): Promise<boolean> {
+  const link = await store.accounts.accountKeyOf(keyId);
+  if (!link || link.accountId !== accountId) return false;
+  return store.revokeApiKey(keyId, now);
+}

@@ -1,0 +1,42 @@
+// One mailer, two transports: SMTP through nodemailer when SMTP_URL is set, else the log (for `npm start` on a
+// laptop: the sign-in link appears in the terminal). The log transport is the only place a link is logged.
+import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import type { Logger } from 'pino';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  readonly kind: 'smtp' | 'log';
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface MailerConfig {
+  SMTP_URL?: string;
+  MAIL_FROM: string;
+}
+
+export function createMailer(config: MailerConfig, log: Logger): Mailer {
+  if (!config.SMTP_URL) {
+    log.warn('SMTP_URL is not set: sign-in mails are written to this log instead of being sent');
+    return {
+      kind: 'log',
+      async send(message) {
+        log.info({ mail: { from: config.MAIL_FROM, ...message } }, 'mail not sent (SMTP_URL unset): written here');
+      },
+    };
+  }
+  // Short timeouts: a person is waiting on the page while the mail goes out.
+  const options: SMTPTransport.Options = { url: config.SMTP_URL, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 15_000 };
+  const transport = nodemailer.createTransport(options);
+  return {
+    kind: 'smtp',
+    async send(message) {
+      await transport.sendMail({ from: config.MAIL_FROM, to: message.to, subject: message.subject, text: message.text });
+    },
+  };
+}

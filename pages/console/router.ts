@@ -1,0 +1,88 @@
+// The console under /console: one router that parses small form bodies, finds the signed-in account, mounts
+// one router per page, and answers its own failures as console pages (never cached). A new console page is
+// a file exporting a router or handler, mounted here behind requireAccount, using consolePage and csrfField.
+import express, { Router, type ErrorRequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from '../../lib/config.js';
+import type { StoreRepo } from '../../store/repo.js';
+import type { Guards } from '../../rest/limits.js';
+import { createMailer, type Mailer } from '../../accounts/mailer.js';
+import { GENERIC_INTERNAL_MESSAGE } from '../../lib/errors.js';
+import { toAppError } from '../../lib/http-errors.js';
+import { html } from '../html.js';
+import { CONSOLE_SCRIPT, CONSOLE_SCRIPT_PATH, publicConsolePage, sendConsolePage } from './layout.js';
+import { loadSession, requireAccount } from './session.js';
+import { signInRouter } from './sign-in.js';
+import { overviewPage } from './overview.js';
+import { keysRouter } from './keys.js';
+import { scansPage } from './scans.js';
+import { accountRouter } from './account.js';
+
+export interface ConsoleDeps {
+  config: Config;
+  store: StoreRepo;
+  log: Logger;
+  guards: Guards;
+  mailer?: Mailer;
+}
+
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+export function consoleRouter(deps: ConsoleDeps): Router {
+  const { config, store } = deps;
+  const mailer = deps.mailer ?? createMailer(config, deps.log);
+  const router = Router({ caseSensitive: true, strict: false });
+
+  router.get(CONSOLE_SCRIPT_PATH, (_req, res) => {
+    res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.send(CONSOLE_SCRIPT);
+  });
+
+  const pages = Router({ caseSensitive: true, strict: false });
+  pages.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 }));
+  pages.use(loadSession(store, config.BASE_URL));
+  pages.use(pruneNowAndThen(store));
+  pages.use(signInRouter({ store, config, mailer }));
+  pages.get('/console', requireAccount, overviewPage(deps));
+  pages.get('/console/scans', requireAccount, scansPage(deps));
+  pages.use(keysRouter(deps));
+  pages.use(accountRouter(deps));
+  // The report page's "Agent brief" link: signed in, the brief (the session counts as the Pro key there);
+  // signed out, the sign-in page, which comes back here afterwards.
+  pages.get('/console/brief/:scan_id', requireAccount, (req, res) => {
+    const id = String(req.params.scan_id);
+    if (!/^\d{1,15}$/.test(id)) return void res.redirect(303, '/console/scans');
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(303, `/api/v1/scan/${id}/brief.md`);
+  });
+  pages.use(consoleErrors);
+  router.use(pages);
+  return router;
+}
+
+/** Expired tokens and sessions go now and then (MongoDB's TTL indexes do it too). */
+function pruneNowAndThen(store: StoreRepo): express.RequestHandler {
+  let last = 0;
+  return (_req, _res, next) => {
+    const now = Date.now();
+    if (now - last >= PRUNE_EVERY_MS) {
+      last = now;
+      store.accounts.pruneExpired(new Date(now)).catch(() => undefined); // housekeeping; reads filter expiry anyway
+    }
+    next();
+  };
+}
+
+const consoleErrors: ErrorRequestHandler = (err, req, res, next) => {
+  if (res.headersSent) return next(err);
+  const appError = toAppError(err);
+  if (!appError) req.log?.error({ err }, 'console page failed unexpectedly');
+  const status = (appError as { status?: number } | null)?.status ?? 500;
+  const heading = status === 403 ? 'Request refused' : status >= 500 ? 'Something went wrong on our side' : 'That request did not work';
+  const message = status >= 500 ? (status === 503 ? 'We are busy right now. Please try again in a few seconds.' : GENERIC_INTERNAL_MESSAGE) : appError?.message ?? '';
+  sendConsolePage(res, publicConsolePage(heading, html`<h1>${heading}</h1><p>${message}</p><p><a class="button" href="/console">Back to the console</a></p>`), {
+    status,
+    headers: appError?.headers,
+  });
+};
