@@ -18,6 +18,9 @@ import { mcpRouter } from '../mcp/server.js';
 import { functionDefsRouter, wellKnownRouter } from '../well-known/index.js';
 import { sitemapRouter } from '../well-known/sitemap.js';
 import { linkHeader } from '../lib/links.js';
+import type { Mailer } from '../accounts/mailer.js';
+import type { SecretBox } from '../monitoring/secrets.js';
+import { secretBoxFor } from './monitoring.js';
 
 export interface AppDeps {
   config: Config;
@@ -28,6 +31,10 @@ export interface AppDeps {
   scanOverrides?: ToolContext['scanOverrides'];
   /** The route table (default ROUTES); tests add rows, e.g. a deprecated one. Never set in production. */
   routes?: RouteDef[];
+  /** Console mail (default: from SMTP_URL, or the log); main.ts shares one with the monitoring worker. */
+  mailer?: Mailer;
+  /** Seals webhook secrets (default: from SECRETS_KEY, or the local key file in DATA_DIR). */
+  box?: SecretBox;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -70,7 +77,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(mcpRouter(deps));
   app.use(wellKnownRouter({ config, routes }));
   app.use(sitemapRouter(deps));
-  app.use(consoleRouter({ ...deps, guards }));
+  app.use(consoleRouter({ ...deps, guards, box: deps.box ?? secretBoxFor(config) }));
   app.use(pagesRouter({ ...deps, guards }));
   app.use(pageNotFound);
 

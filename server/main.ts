@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import { createRepo } from '../store/index.js';
 import type { StoreRepo } from '../store/repo.js';
 import { createMonitoring, secretBoxFor } from './monitoring.js';
+import { createMailer } from '../accounts/mailer.js';
 
 export interface Running {
   server: Server;
@@ -19,8 +20,9 @@ export async function serve(config: Config): Promise<Running> {
   const log = createLogger(config.LOG_LEVEL);
   const box = secretBoxFor(config); // a missing SECRETS_KEY stops start-up before the store is opened
   const store = await createRepo(config);
-  const monitoring = createMonitoring({ config, store, log, box });
-  const app = createApp({ config, store, log });
+  const mailer = createMailer(config, log); // one mailer for sign-in links and owner notifications
+  const monitoring = createMonitoring({ config, store, log, box, mailer });
+  const app = createApp({ config, store, log, box, mailer });
   const server = app.listen(config.PORT, config.HOST);
   Object.assign(server, { connectionsCheckingInterval: 1_000 }); // read on 'listening': enforce the timeouts below every 1 s, not Node's 30 s (R8)
   await new Promise<void>((resolve, reject) => {

@@ -10,10 +10,11 @@ import type { StoreRepo } from '../store/repo.js';
 import { parseSecretsKey, secretBox, type SecretBox } from '../monitoring/secrets.js';
 import { createMonitoringWorker, type MonitorScan, type MonitoringWorker, type SendMail, type WorkerDeps } from '../monitoring/worker.js';
 import { scanStore } from '../tools/scan-store.js';
+import { spendProScan } from '../rest/limits.js';
+import { createMailer, type Mailer } from '../accounts/mailer.js';
 import type { ToolContext } from '../tools/tool.js';
 
 const DEV_KEY_FILE = 'secrets.key';
-const DAY_MS = 86_400_000;
 
 /**
  * SECRETS_KEY, or for local use a random key kept in DATA_DIR (created once, owner-only): `npm start` needs no
@@ -37,25 +38,17 @@ export function secretBoxFor(config: Pick<Config, 'SECRETS_KEY' | 'MONGODB_URI' 
   return secretBox(parseSecretsKey(readFileSync(file, 'utf8').trim()));
 }
 
-/** 30 rolling days of scheduled scans per account, counted per day, capped like a Pro key's scans. */
-async function takeMonitorQuota(store: StoreRepo, config: Config, accountId: string, now: Date): Promise<boolean> {
-  const key = `monitor:${accountId}`;
-  const days = Array.from({ length: 30 }, (_, i) => new Date(now.getTime() - i * DAY_MS).toISOString().slice(0, 10));
-  if ((await store.sumUsage(key, days)) >= config.PRO_SCANS_PER_30_DAYS) return false;
-  await store.incrementUsage(key, days[0]);
-  return true;
-}
-
 export function monitorScan(deps: { config: Config; store: StoreRepo; log: Logger; scanOverrides?: ToolContext['scanOverrides'] }): MonitorScan {
   return async ({ origin, accountId }) => {
-    if (!(await takeMonitorQuota(deps.store, deps.config, accountId, new Date()))) {
+    // The account's own Pro quota: the counter its keys and console scans spend too.
+    if (!(await spendProScan(deps.store, deps.config.PRO_SCANS_PER_30_DAYS, accountId))) {
       return { skipped: `the account's ${deps.config.PRO_SCANS_PER_30_DAYS} scans per 30 days are used up` };
     }
     const ctx: ToolContext = {
       store: deps.store,
       config: deps.config,
       log: deps.log,
-      caller: { kind: 'pro', keyId: null, ip: 'monitor' },
+      caller: { kind: 'pro', keyId: null, accountId, ip: 'monitor' }, // the scan is the account's: its scans page lists it
       baseUrl: deps.config.BASE_URL,
       scanOverrides: deps.scanOverrides,
     };
@@ -64,13 +57,14 @@ export function monitorScan(deps: { config: Config; store: StoreRepo; log: Logge
   };
 }
 
-/** Until accounts have a mailer, owner mail goes to the log (the message only: never a secret). */
-export const logMail = (log: Logger): SendMail => async (message) => {
-  log.warn({ mail: message }, 'owner notification');
+/** Owner mail through the console's mailer, to the account's address; a deleted account gets none. */
+export const accountMail = (store: StoreRepo, mailer: Mailer): SendMail => async ({ accountId, subject, text }) => {
+  const account = await store.accounts.getAccount(accountId);
+  if (account) await mailer.send({ to: account.email, subject, text });
 };
 
 export function createMonitoring(
-  deps: { config: Config; store: StoreRepo; log: Logger; scanOverrides?: ToolContext['scanOverrides'] } & Partial<
+  deps: { config: Config; store: StoreRepo; log: Logger; mailer?: Mailer; scanOverrides?: ToolContext['scanOverrides'] } & Partial<
     Pick<WorkerDeps, 'sendMail' | 'now' | 'box' | 'runScan' | 'lookup' | 'allowIPAddressList'>
   >,
 ): MonitoringWorker {
@@ -80,7 +74,7 @@ export function createMonitoring(
     log: deps.log,
     box: deps.box ?? secretBoxFor(deps.config),
     runScan: deps.runScan ?? monitorScan(deps),
-    sendMail: deps.sendMail ?? logMail(deps.log),
+    sendMail: deps.sendMail ?? accountMail(deps.store, deps.mailer ?? createMailer(deps.config, deps.log)),
     now: deps.now,
     lookup: deps.lookup,
     allowIPAddressList: deps.allowIPAddressList,
