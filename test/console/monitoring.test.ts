@@ -11,6 +11,7 @@ import { ConsoleClient } from '../helpers/console-client.js';
 import { startFixtureStore } from '../helpers/fixture-store.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { createMonitoring } from '../../server/monitoring.js';
+import { deleteAccount } from '../../accounts/account.js';
 
 async function setup(t: test.TestContext) {
   const inbox = await startInbox(t);
@@ -142,4 +143,19 @@ test('webhooks: add an endpoint (secret shown once), send a test event, see the 
   assert.equal((await client.post(`/console/webhooks/${endpoint.id}/delete`, { csrf: 'wrong' })).status, 403);
   assert.equal((await client.post(`/console/webhooks/${endpoint.id}/delete`, { csrf })).status, 303);
   assert.deepEqual(await app.store.monitoring.listEndpoints(account.id), []);
+});
+
+test('deleting the account removes its claims, monitors and endpoints', async (t) => {
+  const { app, client, account } = await setup(t);
+  const { host } = await verifiedStore(t, app, client);
+  const csrf = await client.csrf('/console/monitors');
+  await client.post('/console/monitors', { csrf, host, cadence: 'weekly' });
+  await client.post('/console/webhooks', { csrf, url: 'https://hooks.example.com/x', events: 'scan.completed' });
+  assert.equal((await app.store.monitoring.listEndpoints(account.id)).length, 1);
+  await deleteAccount(app.store, account.id);
+  assert.deepEqual(
+    [await app.store.monitoring.listClaims(account.id), await app.store.monitoring.listMonitors(account.id), await app.store.monitoring.listEndpoints(account.id)],
+    [[], [], []],
+  );
+  assert.deepEqual(await app.store.monitoring.verifiedClaims(host), []);
 });
