@@ -97,6 +97,7 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     ownerKeyId: ctx.caller.keyId,
     ownerAccountId: ctx.caller.accountId ?? null,
     report: result,
+    events: true, // webhook events of the hosts' verified owners, queued in the same store step
   });
   return result;
 }
