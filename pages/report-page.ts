@@ -25,6 +25,7 @@ import {
   type SafeHtml,
 } from './html.js';
 import { mdText, negotiatedHeaders, oneLine, sendMarkdown, wantsMarkdown } from './markdown.js';
+import { changesSection, historySection, loadReportExtras, statusSection, type ReportExtras } from './report-history.js';
 
 type Report = ScanResult;
 type Check = Report['pillars'][number]['checks'][number];
@@ -80,6 +81,8 @@ export interface ReportPageOptions {
   baseUrl: string;
   /** The neighbors to show (the stored window, minus hosts delisted since). */
   neighbors: Neighbor[];
+  /** Certification status, changes since the previous scan and the store's other scans. */
+  extras?: ReportExtras;
 }
 
 export function renderReportPage(report: Report, opts: ReportPageOptions): SafeHtml {
@@ -123,6 +126,8 @@ export function renderReportPage(report: Report, opts: ReportPageOptions): SafeH
 
 ${report.public_entry === false ? notPublicBanner(report) : ''}
 ${report.capped ? cappedBanner(report, capInfo) : ''}
+${opts.extras ? statusSection(opts.extras, id) : ''}
+${opts.extras ? changesSection(opts.extras) : ''}
 
 <section class="card" aria-labelledby="pillars-h">
   <h2 id="pillars-h">Score by pillar</h2>
@@ -182,6 +187,8 @@ ${report.capped ? cappedBanner(report, capInfo) : ''}
     ${badgeable ? badgeSection(baseUrl, host) : html`<p class="muted">No badge: this host name cannot carry one.</p>`}
   </section>
 </div>
+
+${opts.extras ? historySection(opts.extras, id) : ''}
 
 <section class="card data-links" aria-labelledby="data-h">
   <h2 id="data-h">Take it further</h2>
@@ -497,9 +504,12 @@ export function reportPage(deps: { config: Config; store: StoreRepo }) {
     }
     const stored = Array.isArray(report.neighbors) ? report.neighbors : [];
     const others = stored.filter((n) => !n.is_self).map((n) => String(n.host));
-    const listed = others.length ? await deps.store.latestByHosts(others) : new Map();
+    const [listed, extras] = await Promise.all([
+      others.length ? deps.store.latestByHosts(others) : new Map(),
+      loadReportExtras(deps.store, scan),
+    ]);
     const neighbors = stored.filter((n) => n.is_self || listed.has(String(n.host)));
-    sendPage(res, renderReportPage(report, { baseUrl: base, neighbors }), {
+    sendPage(res, renderReportPage(report, { baseUrl: base, neighbors, extras }), {
       cacheControl: 'public, max-age=300',
       headers: negotiatedHeaders(base, self, 'text/html'),
     });

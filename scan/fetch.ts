@@ -40,6 +40,7 @@ export interface FetchOptions {
   method?: 'GET' | 'POST' | 'HEAD';
   body?: string;
   headers?: Record<string, string>;
+  maxBodyBytes?: number; // a smaller cap than the kind's (webhook answers are not read past a few KiB)
 }
 
 export interface FetchLogEntry {
@@ -282,7 +283,7 @@ interface StreamOutcome {
 // Streams the body, keeping at most the kind's cap (and what is left of the scan's byte budget) of decompressed
 // bytes, then cancels the request: a 200 MiB gzip bomb costs 2 MiB.
 function streamBody(ctx: FetchContext, url: string, opts: FetchOptions, signal: AbortSignal): Promise<StreamOutcome> {
-  const cap = BODY_CAPS[opts.kind];
+  const cap = Math.min(opts.maxBodyBytes ?? Infinity, BODY_CAPS[opts.kind]);
   const request = ctx.client.stream(url, {
     method: opts.method ?? 'GET',
     body: opts.body,

@@ -2,6 +2,8 @@
 // MongoDB. Async throughout, even for synchronous SQLite, so both adapters fit. Knows nothing of HTTP or scanning.
 import type { AccountRepo } from './accounts-repo.js';
 
+import type { MonitoringRepo } from './monitoring-repo.js';
+
 export interface NewScan {
   host: string; // normalised host identity (lower case, no leading www., port when not default)
   vertical: string | null;
@@ -20,6 +22,8 @@ export interface NewScan {
    * id, but never the host's `latest` row, not even on relist. Absent means true.
    */
   publicEntry?: boolean;
+  /** Queue the scan's webhook events in the same store step as the scan (store/monitoring-repo.ts). */
+  events?: boolean;
 }
 
 export interface ScanRecord extends NewScan {
@@ -98,6 +102,7 @@ export interface ApiKeyRecord {
 export interface StoreRepo {
   /** Console accounts, sign-in tokens, sessions and the scans of an account (store/accounts-repo.ts). */
   readonly accounts: AccountRepo;
+  readonly monitoring: MonitoringRepo; // history, ownership, monitors, webhooks
   init(): Promise<void>; // idempotent schema and indexes
   close(): Promise<void>;
   ping(): Promise<void>; // throws when the store cannot be reached

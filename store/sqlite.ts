@@ -20,6 +20,7 @@ import type {
 import { HOST_PREFIX_MAX, HOST_PREFIX_WINDOW, prefixEnd } from './repo.js';
 import type { AccountRepo } from './accounts-repo.js';
 import { SqliteAccounts, migrateAccountSchema } from './sqlite-accounts.js';
+import { SqliteMonitoring } from './sqlite-monitoring.js';
 
 /** Host completion: the host range in host order (the primary key), cut at the window, then ranked. */
 export const HOSTS_BY_PREFIX_SQL = `SELECT host FROM (SELECT host, score FROM latest WHERE host >= ? AND host < ? ORDER BY host LIMIT ?)
@@ -252,6 +253,7 @@ export class SqliteRepo implements StoreRepo {
     if (!this.accountsRepo) throw new Error('SqliteRepo: init() has not been called');
     return this.accountsRepo;
   }
+  readonly monitoring: SqliteMonitoring;
 
   constructor(filePath: string) {
     if (filePath !== ':memory:' && !filePath.startsWith('file:')) mkdirSync(dirname(filePath), { recursive: true });
@@ -262,6 +264,7 @@ export class SqliteRepo implements StoreRepo {
     // store that stays busy answer 503 instead.
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.pingStmt = this.db.prepare('SELECT 1');
+    this.monitoring = new SqliteMonitoring(this.db);
   }
 
   async init(): Promise<void> {
@@ -270,6 +273,7 @@ export class SqliteRepo implements StoreRepo {
     this.addMissingColumns();
     migrateAccountSchema(this.db);
     this.accountsRepo = new SqliteAccounts(this.db);
+    this.monitoring.init();
     this.stmts = this.prepareAll();
     this.tx = this.makeTransactions();
   }
@@ -460,9 +464,10 @@ export class SqliteRepo implements StoreRepo {
     this.bucketAdd(next.score, next.vertical, 1);
   }
 
-  private readonly saveTx = (row: ScanRow): void => {
+  private readonly saveTx = (row: ScanRow, events: boolean): void => {
     const q = this.q;
     q.insertScan.run(row);
+    if (events) this.monitoring.enqueueScanEvent(row.id, row.host, row.created_at);
     if (row.public_entry === 0 || q.isDelisted.get(row.host) !== undefined) return;
     const prev = q.latestByHost.get(row.host);
     // Newest wins; scans of one instant are ordered by id, the order a relist rebuilds them in.
@@ -494,7 +499,7 @@ export class SqliteRepo implements StoreRepo {
       report: JSON.stringify(scan.report) ?? 'null',
       public_entry: scan.publicEntry === false ? 0 : 1,
     };
-    this.t.save(row);
+    this.t.save(row, scan.events === true);
   }
 
   async getScan(id: number): Promise<ScanRecord | null>;

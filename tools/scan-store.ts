@@ -135,6 +135,7 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     ownerAccountId: ctx.caller.accountId ?? null,
     report: result,
     publicEntry,
+    events: publicEntry, // webhook events of the hosts' verified owners follow the public score only
   });
   return result;
 }
