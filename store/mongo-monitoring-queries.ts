@@ -124,14 +124,16 @@ export function claimId(accountId: string, host: string): string {
   return `${accountId}\u0000${host}`;
 }
 
+/** A host's public history: scans of its entry point only (a scan of another page is not the store's score). */
 export function scanHistoryFilter(host: string): Filter<ScanDoc> {
-  return { host: { $eq: host } };
+  return { host: { $eq: host }, publicEntry: { $ne: false } };
 }
 
-/** The host's scans strictly before (createdAt, id). */
+/** The host's entry-point scans strictly before (createdAt, id). */
 export function scansBefore(host: string, createdAt: Date, id: number): Filter<ScanDoc> {
   return {
     host: { $eq: host },
+    publicEntry: { $ne: false },
     $or: [{ createdAt: { $lt: createdAt } }, { createdAt: { $eq: createdAt }, _id: { $lt: id } }],
   };
 }

@@ -267,12 +267,12 @@ export class SqliteMonitoring implements MonitoringRepo {
     return {
       history: db.prepare<[string, number], HistoryRow>(
         `SELECT id, host, score, grade, capped, agent_ready, created_at FROM scans
-         WHERE host = ? AND NOT EXISTS (SELECT 1 FROM delisted d WHERE d.host = scans.host)
+         WHERE host = ? AND public_entry = 1 AND NOT EXISTS (SELECT 1 FROM delisted d WHERE d.host = scans.host)
          ORDER BY created_at DESC, id DESC LIMIT ?`,
       ),
       previous: db
         .prepare<{ host: string; id: number }, number>(
-          `SELECT s.id FROM scans s, scans cur WHERE cur.id = @id AND s.host = @host
+          `SELECT s.id FROM scans s, scans cur WHERE cur.id = @id AND s.host = @host AND s.public_entry = 1
              AND (s.created_at < cur.created_at OR (s.created_at = cur.created_at AND s.id < cur.id))
            ORDER BY s.created_at DESC, s.id DESC LIMIT 1`,
         )

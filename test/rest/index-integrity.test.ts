@@ -1,5 +1,5 @@
 // Index integrity through GET /api/v1/scan on loopback stores: only a scan of a store's entry point (the site
-// root) moves its public entry (index row, badge, verify, MCP reads); a scan of any other page is stored and
+// root) moves its public entry (index row, badge, verify, history, MCP reads); a scan of any other page is stored and
 // answered, says it is not the public score, and leaves all of those as they were. A scan naming another
 // vertical ranks the store in that vertical's window without rewriting the store's own.
 import { test } from 'node:test';
@@ -25,7 +25,9 @@ async function publicView(app: TestApp, host: string, mcp: Awaited<ReturnType<ty
   const summary = await mcp.callTool({ name: 'check_merchant_readiness', arguments: { host } });
   const report = await mcp.callTool({ name: 'get_readiness_report', arguments: { host } });
   const latest = await app.store.latestByHost(host);
+  const history = await get(`${app.url}/api/v1/history/${host}`);
   return {
+    history: history.body,
     badge: badge.text,
     verify: verify.headers.get('location'),
     summary: summary.structuredContent,
@@ -108,6 +110,7 @@ test('a non-root scan leaves the public entry as it was; a root scan moves it; a
   assert.equal(after.latest?.vertical, 'apparel');
   assert.notEqual(after.badge, before.badge);
   assert.match(after.verify ?? '', new RegExp(`/r/${blocked.scan_id}$`));
+  assert.notDeepEqual(after.history, before.history, 'a root scan enters the public history');
   assert.notDeepEqual(after.summary, before.summary);
   assert.equal((after.summary as { score: number }).score, blocked.score);
 });

@@ -46,16 +46,19 @@ function upsert(docs: Docs, filter: unknown, update: AnyObject): void {
 const t = (minutes: number) => new Date(Date.parse('2025-03-01T12:00:00Z') + minutes * 60_000);
 
 describe('mongo monitoring queries (mingo)', () => {
-  it('history reads one host newest first; scansBefore finds the scan just before, ties by id', () => {
+  it('history reads one host\'s entry-point scans newest first; scansBefore finds the entry-point scan just before, ties by id', () => {
     const scans = [
       { _id: 1, host: 'h', createdAt: t(1) },
       { _id: 2, host: 'h', createdAt: t(2) },
       { _id: 3, host: 'h', createdAt: t(2) },
       { _id: 4, host: 'x', createdAt: t(3) },
       { _id: 5, host: 'h', createdAt: t(4) },
+      { _id: 6, host: 'h', createdAt: t(5), publicEntry: false },
+      { _id: 7, host: 'h', createdAt: t(6), publicEntry: true },
     ];
-    assert.deepEqual(find(scans, M.scanHistoryFilter('h'), M.NEWEST_SCAN_SORT).map((d) => d._id), [5, 3, 2, 1]);
+    assert.deepEqual(find(scans, M.scanHistoryFilter('h'), M.NEWEST_SCAN_SORT).map((d) => d._id), [7, 5, 3, 2, 1]);
     assert.deepEqual(find(scans, M.scansBefore('h', t(2), 3), M.NEWEST_SCAN_SORT, 1).map((d) => d._id), [2]);
+    assert.deepEqual(find(scans, M.scansBefore('h', t(6), 7), M.NEWEST_SCAN_SORT, 1).map((d) => d._id), [5]);
     assert.deepEqual(find(scans, M.scansBefore('h', t(1), 1), M.NEWEST_SCAN_SORT, 1), []);
     assert.deepEqual(find(scans, M.scanHistoryFilter('{"$gt":""}')), []);
   });

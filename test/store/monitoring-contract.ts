@@ -115,6 +115,15 @@ export function runMonitoringContract(
       assert.deepEqual(await repo.monitoring.scanHistory('{"$gt":""}', 10), []);
     }));
 
+    it('scans of other pages than the entry point are neither history nor the previous scan', withRepo(async (repo) => {
+      const a = await save(repo, 'h.example', 90, 1);
+      const page: ScanRecord = { ...(await save(repo, 'other.example', 1, 2)), id: await repo.allocateScanId(), host: 'h.example', score: 16, grade: 'E', createdAt: at(2), publicEntry: false };
+      await repo.saveScan(page);
+      const b = await save(repo, 'h.example', 92, 3);
+      assert.deepEqual((await repo.monitoring.scanHistory('h.example', 10)).map((s) => s.id), [b.id, a.id]);
+      assert.equal(await repo.monitoring.previousScanId('h.example', b.id), a.id);
+    }));
+
     it('a delisted host has no history; relisted, it has it again', withRepo(async (repo) => {
       await save(repo, 'gone.example', 50, 1);
       await repo.setDelisted('gone.example', true);
