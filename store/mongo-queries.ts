@@ -206,6 +206,11 @@ export function latestUpsertUpdate(scan: ScanRecord): Document[] {
   ];
 }
 
+// The owner's or the operator's vertical for a listed host's row; the value is data ($set of a plain update).
+export function latestSetVertical(vertical: string): UpdateFilter<LatestDoc> {
+  return { $set: { vertical } };
+}
+
 // A write to the host's row (creating it if need be) before a delist deletes it: a save running at the same
 // time then conflicts with the delist's transaction, where snapshot isolation would let both commit.
 export function latestTouch(): UpdateFilter<LatestDoc> {

@@ -36,7 +36,7 @@ import type {
   StoreRepo,
   TopStoresOptions,
 } from './repo.js';
-import { HOST_PREFIX_MAX } from './repo.js';
+import { assertVertical, HOST_PREFIX_MAX } from './repo.js';
 import { MongoAccounts } from './mongo-accounts.js';
 
 /** Server-side limit of one read, and the client-side limits derived from it. */
@@ -561,6 +561,21 @@ export class MongoRepo implements StoreRepo {
         vertical = withVertical?.vertical ?? null;
       }
       await this.applyLatest({ ...toScan(newest), vertical }, session);
+    });
+  }
+
+  // No upsert: `latest` holds listed hosts only, so an unknown or delisted host matches nothing. The write to the
+  // row makes a delist or save running at the same time conflict with this transaction.
+  async setVertical(host: string, vertical: string): Promise<boolean> {
+    assertVertical(vertical);
+    return this.withTransaction(async (session) => {
+      const prev = await this.latest.findOneAndUpdate(Q.latestByHost(host), Q.latestSetVertical(vertical), {
+        ...this.opts(session),
+        returnDocument: 'before',
+      });
+      if (!prev) return false;
+      if (session) await this.moveCounts(prev, { score: prev.score, vertical }, session);
+      return true;
     });
   }
 

@@ -1,5 +1,7 @@
 // The one storage interface of the service (docs/architecture.md "Storage"). Adapters: SQLite (embedded default) and
 // MongoDB. Async throughout, even for synchronous SQLite, so both adapters fit. Knows nothing of HTTP or scanning.
+import { AppError } from '../lib/errors.js';
+import { VERTICALS } from '../schemas/params.js';
 import type { AccountRepo } from './accounts-repo.js';
 
 import type { MonitoringRepo } from './monitoring-repo.js';
@@ -90,6 +92,13 @@ export const HOST_PREFIX_WINDOW = 100;
 /** The exclusive upper bound of the range of strings starting with `prefix` (hosts are ASCII). */
 export const prefixEnd = (prefix: string): string => `${prefix}\uffff`;
 
+/** Refuses a vertical outside the service's list before any store access. */
+export function assertVertical(vertical: string): void {
+  if (!(VERTICALS as readonly string[]).includes(vertical)) {
+    throw new AppError('INVALID_PARAMS', `vertical must be one of: ${VERTICALS.join(', ')}`);
+  }
+}
+
 export interface ApiKeyRecord {
   id: string; // public key id shown by `keys list`, used by `keys revoke`
   keyHash: string; // sha256 hex of the key; the key itself is never stored
@@ -129,6 +138,12 @@ export interface StoreRepo {
   hostsByPrefix(prefix: string, limit?: number): Promise<string[]>;
 
   setDelisted(host: string, delisted: boolean): Promise<void>;
+  /**
+   * Moves a listed host's `latest` row to another vertical (its owner's or the operator's choice), with the
+   * counts, so that rank windows and index pages per vertical follow at once. False when the host is unknown or
+   * delisted (nothing changed); an unknown vertical (schemas/params.ts VERTICALS) is refused with INVALID_PARAMS.
+   */
+  setVertical(host: string, vertical: string): Promise<boolean>;
   isDelisted(host: string): Promise<boolean>;
 
   putApiKey(rec: ApiKeyRecord): Promise<void>;

@@ -17,7 +17,7 @@ import type {
   StoreRepo,
   TopStoresOptions,
 } from './repo.js';
-import { HOST_PREFIX_MAX, HOST_PREFIX_WINDOW, prefixEnd } from './repo.js';
+import { assertVertical, HOST_PREFIX_MAX, HOST_PREFIX_WINDOW, prefixEnd } from './repo.js';
 import type { AccountRepo } from './accounts-repo.js';
 import { SqliteAccounts, migrateAccountSchema } from './sqlite-accounts.js';
 import { SqliteMonitoring } from './sqlite-monitoring.js';
@@ -324,6 +324,7 @@ export class SqliteRepo implements StoreRepo {
       window: this.db.transaction(this.windowTx),
       top: this.db.transaction(this.topTx),
       delist: this.db.transaction(this.delistTx),
+      vertical: this.db.transaction(this.verticalTx),
     };
   }
 
@@ -388,6 +389,7 @@ export class SqliteRepo implements StoreRepo {
            agent_ready = excluded.agent_ready, updated_at = excluded.updated_at`,
       ),
       deleteLatest: db.prepare<[string]>('DELETE FROM latest WHERE host = ?'),
+      setLatestVertical: db.prepare<[string, string]>('UPDATE latest SET vertical = ? WHERE host = ?'),
       latestByHost: db.prepare<[string], LatestRow>(`SELECT ${LATEST_COLS} FROM latest WHERE host = ?`),
       // json_each keeps this one statement whatever the number of hosts. Rows come as arrays (LATEST_COLS order):
       // up to 100 rows a call, and an array per row costs much less than an object with named keys.
@@ -677,6 +679,23 @@ export class SqliteRepo implements StoreRepo {
 
   async setDelisted(host: string, delisted: boolean): Promise<void> {
     this.t.delist(host, delisted);
+  }
+
+  // `latest` holds listed hosts only: no row means unknown or delisted.
+  private readonly verticalTx = (host: string, vertical: string): boolean => {
+    const q = this.q;
+    const prev = q.latestByHost.get(host);
+    if (!prev) return false;
+    if (prev.vertical === vertical) return true;
+    q.setLatestVertical.run(vertical, host);
+    this.bucketAdd(prev.score, prev.vertical, -1);
+    this.bucketAdd(prev.score, vertical, 1);
+    return true;
+  };
+
+  async setVertical(host: string, vertical: string): Promise<boolean> {
+    assertVertical(vertical);
+    return this.t.vertical(host, vertical);
   }
 
   async isDelisted(host: string): Promise<boolean> {

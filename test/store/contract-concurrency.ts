@@ -90,6 +90,7 @@ export const EVERY_METHOD: Record<Exclude<keyof StoreRepo, 'init' | 'close'>, (r
   countStores: (r) => Promise.all([r.countStores(), r.countStores('food')]),
   hostsByPrefix: (r) => r.hostsByPrefix('a'),
   setDelisted: (r) => r.setDelisted('a.example', true),
+  setVertical: (r) => r.setVertical('a.example', 'apparel'),
   isDelisted: (r) => r.isDelisted('a.example'),
   putApiKey: (r) => r.putApiKey({ id: 'key_x', keyHash: 'c'.repeat(64), owner: 'o', plan: 'pro', createdAt: new Date(T0), revokedAt: null }),
   findApiKey: (r) => r.findApiKey('c'.repeat(64)),

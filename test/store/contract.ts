@@ -223,6 +223,42 @@ export function runStoreRepoContract(
       assert.equal(await repo.countStores('books'), 1);
     }));
 
+    it('setVertical moves a listed host to another vertical with its counts; unknown and delisted hosts are left alone', withRepo(async (repo) => {
+      await save(repo, 'a.example', { score: 90, vertical: 'apparel' });
+      const b = await save(repo, 'b.example', { score: 80, vertical: 'apparel' });
+      await save(repo, 'c.example', { score: 70, vertical: 'beauty' });
+      await save(repo, 'd.example', { score: 60, vertical: 'pets' });
+      await repo.setDelisted('d.example', true);
+
+      assert.equal(await repo.setVertical('b.example', 'beauty'), true);
+      const latest = await repo.latestByHost('b.example');
+      assert.equal(latest?.vertical, 'beauty');
+      assert.equal(latest?.scanId, b.id, 'the row keeps its scan, score and instant');
+      assert.equal(latest?.score, 80);
+      assert.equal(await repo.countStores('apparel'), 1);
+      assert.equal(await repo.countStores('beauty'), 2);
+      assert.equal(await repo.countStores(), 3);
+      assert.deepEqual(brief(await repo.topStores({ vertical: 'beauty', limit: 10 })), ['b.example:80#1', 'c.example:70#2']);
+      assert.deepEqual(brief(await repo.topStores({ vertical: 'apparel', limit: 10 })), ['a.example:90#1']);
+      assert.deepEqual(windowOf(await repo.rankWindow('b.example', { vertical: 'beauty' })), {
+        rank: 1,
+        total: 2,
+        rows: ['b.example:80#1', 'c.example:70#2'],
+      });
+      assert.equal(await repo.rankWindow('b.example', { vertical: 'apparel' }), null, 'no longer in its old vertical');
+      assert.equal(await repo.setVertical('b.example', 'beauty'), true, 'the same vertical again is a no-op');
+      assert.equal(await repo.countStores('beauty'), 2);
+
+      assert.equal(await repo.setVertical('nobody.example', 'beauty'), false, 'unknown host');
+      assert.equal(await repo.latestByHost('nobody.example'), null);
+      assert.equal(await repo.setVertical('d.example', 'beauty'), false, 'delisted host');
+      assert.equal(await repo.latestByHost('d.example'), null, 'still delisted');
+      await assert.rejects(repo.setVertical('a.example', 'fashion'), (err: Error & { code?: string }) => err.code === 'INVALID_PARAMS' && /vertical must be one of/.test(err.message));
+      assert.equal((await repo.latestByHost('a.example'))?.vertical, 'apparel', 'a refused vertical changes nothing');
+      assert.equal(await repo.countStores('beauty'), 2);
+      assert.equal(await repo.countStores('pets'), 0);
+    }));
+
     it('unique host in latest: two saves of one host leave one row', withRepo(async (repo) => {
       await save(repo, 'one.example', { score: 40, minutes: 1 });
       await save(repo, 'one.example', { score: 45, minutes: 2 });

@@ -210,6 +210,17 @@ describe('mongo-queries: latest upsert', () => {
     assert.equal(upsert(docs, Q.latestByHost('new.example'), Q.latestTouch()), 'inserted');
     assert.equal(docs[0].score, 50, 'the touch changes no field the index reads');
   });
+
+  it('setting a vertical changes that field of a listed row only, matches no missing row, and keeps the value as data', () => {
+    const docs: Docs = [{ ...latest('h.example', 50, 'apparel') }, { ...latest('o.example', 40, 'pets') }];
+    assert.equal(updateOne(docs, Q.latestByHost('h.example'), Q.latestSetVertical('beauty') as never).modifiedCount, 1);
+    assert.deepEqual(docs[0], { ...latest('h.example', 50, 'beauty') });
+    assert.deepEqual(docs[1], { ...latest('o.example', 40, 'pets') }, 'another host is left as it was');
+    assert.equal(updateOne(docs, Q.latestByHost('gone.example'), Q.latestSetVertical('beauty') as never).matchedCount, 0);
+    assert.equal(docs.length, 2, 'no row is created for an unknown or delisted host');
+    updateOne(docs, Q.latestByHost('h.example'), Q.latestSetVertical('$score') as never);
+    assert.equal(docs[0].vertical, '$score');
+  });
 });
 
 describe('mongo-queries: score histogram', () => {
