@@ -1,5 +1,5 @@
-// The command line (README.md "Command line"): scan | serve | keys create|list|revoke | delist | relist.
-// Keys and delisting act on the configured store directly; nothing here needs the HTTP server running.
+// The command line (README.md "Command line"): scan | serve | keys create|list|revoke | delist | relist | vertical.
+// Keys, delisting and verticals act on the configured store directly; nothing here needs the HTTP server running.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { createAccountKey } from '../accounts/console-keys.js';
@@ -8,6 +8,8 @@ import { newId } from '../accounts/secrets.js';
 import { AppError } from '../lib/errors.js';
 import { serve } from './main.js';
 import { createRepo } from '../store/index.js';
+import type { StoreRepo } from '../store/repo.js';
+import { VERTICALS } from '../schemas/params.js';
 import { indexHost } from '../lib/hosts.js';
 import { runScanCommand } from './cli-scan.js';
 
@@ -17,7 +19,8 @@ const USAGE = `Usage: store-readiness <command>
   keys create --owner <email> [--name N] create a Pro key of that address's console account; prints it once
   keys list                             list keys (id, owner, created, revoked)
   keys revoke <key-id>                  revoke a key
-  delist <host> | relist <host>         hide a store from (or return it to) the public index`;
+  delist <host> | relist <host>         hide a store from (or return it to) the public index
+  vertical <host> <vertical>            set a listed store's vertical (${VERTICALS.join(', ')})`;
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
 const stdio: Out = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) };
@@ -32,7 +35,7 @@ export async function runCli(argv: string[], env = process.env, io: Out = stdio)
     process.once('SIGINT', stop);
     return -1; // keep running
   }
-  if (command === 'keys' || command === 'delist' || command === 'relist') return withStore(env, io, command, rest);
+  if (command === 'keys' || command === 'delist' || command === 'relist' || command === 'vertical') return withStore(env, io, command, rest);
   io.err(USAGE);
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
 }
@@ -47,6 +50,7 @@ async function withStore(env: NodeJS.ProcessEnv, io: Out, command: string, rest:
       io.out(`${host} ${command === 'delist' ? 'delisted: hidden from the index, badge, verify and MCP reads' : 'relisted'}`);
       return 0;
     }
+    if (command === 'vertical') return await setVertical(store, io, rest);
     const [sub, ...args] = rest;
     if (sub === 'create') {
       const { values } = parseArgs({ args, options: { owner: { type: 'string' }, name: { type: 'string' } }, strict: true });
@@ -85,6 +89,22 @@ async function withStore(env: NodeJS.ProcessEnv, io: Out, command: string, rest:
   } finally {
     await store.close();
   }
+}
+
+// The operator's way to set a store's vertical (scans never rewrite it): 1 when the host is not listed.
+async function setVertical(store: StoreRepo, io: Out, args: string[]): Promise<number> {
+  if (args.length !== 2) return usage(io);
+  const host = indexHost(args[0]);
+  let done;
+  try {
+    done = await store.setVertical(host, args[1]);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    io.err(err.message);
+    return 2;
+  }
+  io[done ? 'out' : 'err'](done ? `${host} is now listed in ${args[1]}` : `${host} is not in the index (never scanned, or delisted): nothing changed`);
+  return done ? 0 : 1;
 }
 
 function usage(io: Out): number {

@@ -1,4 +1,4 @@
-// The command line against a real store file: keys create/list/revoke and delist/relist.
+// The command line against a real store file: keys create/list/revoke, delist/relist and vertical.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -67,6 +67,38 @@ test('delist hides a host from index reads; relist brings it back; scans stay st
   assert.equal(await cli.run('relist', 'shop.test'), 0);
   state = await check();
   assert.equal(state.latest?.scanId, report.scan_id);
+});
+
+test('vertical sets a listed store\'s vertical; an unknown vertical, an unknown or delisted host change nothing', async (t) => {
+  const cli = setup(t);
+  const open = async () => {
+    const r = new SqliteRepo(join(cli.dir, 'store.db'));
+    await r.init();
+    return r;
+  };
+  let repo = await open();
+  await saveFakeScan(repo, { host: 'shop.test', score: 80, vertical: 'apparel' });
+  await saveFakeScan(repo, { host: 'gone.test', score: 70, vertical: 'apparel' });
+  await repo.setDelisted('gone.test', true);
+  await repo.close();
+
+  assert.equal(await cli.run('vertical', 'https://www.Shop.test/', 'beauty'), 0);
+  assert.match(cli.out.at(-1)!, /^shop\.test is now listed in beauty$/);
+  assert.equal(await cli.run('vertical', 'shop.test', 'fashion'), 2);
+  assert.match(cli.err.at(-1)!, /vertical must be one of: apparel, beauty/);
+  assert.equal(await cli.run('vertical', 'nobody.test', 'pets'), 1);
+  assert.match(cli.err.at(-1)!, /nobody\.test is not in the index/);
+  assert.equal(await cli.run('vertical', 'gone.test', 'pets'), 1);
+  assert.equal(await cli.run('vertical', 'shop.test'), 2, 'the vertical is required');
+
+  repo = await open();
+  t.after(() => repo.close());
+  assert.equal((await repo.latestByHost('shop.test'))?.vertical, 'beauty');
+  assert.equal(await repo.countStores('beauty'), 1);
+  assert.equal(await repo.countStores('apparel'), 0);
+  assert.equal(await repo.countStores('pets'), 0);
+  assert.equal(await repo.latestByHost('nobody.test'), null);
+  assert.equal(await repo.latestByHost('gone.test'), null, 'still delisted');
 });
 
 test('unknown commands print the usage and fail', async (t) => {
