@@ -1,7 +1,9 @@
 // The stores page: the hosts this account claimed, each with its verification token (to publish as a meta tag or
 // in /.well-known/store-readiness.txt) and its state, a form to claim a store, and a "Verify now" button per host.
+// A verified owner of a listed store sets its vertical here (scans never change it; docs/decisions.md "API").
 import { Router } from 'express';
-import type { StoreRepo } from '../../store/repo.js';
+import type { LatestEntry, StoreRepo } from '../../store/repo.js';
+import { VERTICALS } from '../../schemas/params.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
 import { claimHost, META_NAME, verifyHost, WELL_KNOWN_PATH } from '../../monitoring/ownership.js';
@@ -15,7 +17,18 @@ interface Notice {
   ok?: string;
 }
 
-function claimCard(c: OwnershipClaim, csrf: string): SafeHtml {
+// Only for a verified owner; the store needs an index entry (a scan of its entry point) to have a vertical.
+function verticalForm(c: OwnershipClaim, listed: LatestEntry | undefined, csrf: string): SafeHtml {
+  if (!c.verifiedAt) return html``;
+  if (!listed) return html`<p data-testid="vertical">Not in the public index yet: scan its homepage to list it, then choose its vertical here.</p>`;
+  return html`<form method="post" action="/console/stores/vertical" data-testid="vertical">${csrfField(csrf)}<input type="hidden" name="host" value="${c.host}">
+    <label for="vertical-${c.host}">Vertical in the public index</label>
+    <select id="vertical-${c.host}" name="vertical">${VERTICALS.map((v) => html`<option value="${v}"${v === listed.vertical ? html` selected` : ''}>${v}</option>`)}</select>
+    <button class="button button-quiet" type="submit">Set vertical</button>
+  </form>`;
+}
+
+function claimCard(c: OwnershipClaim, listed: LatestEntry | undefined, csrf: string): SafeHtml {
   return html`<section class="card" data-host="${c.host}">
   <h2>${c.host}</h2>
   ${c.verifiedAt
@@ -30,16 +43,18 @@ function claimCard(c: OwnershipClaim, csrf: string): SafeHtml {
   <form method="post" action="/console/stores/verify">${csrfField(csrf)}<input type="hidden" name="host" value="${c.host}">
     <button class="button${c.verifiedAt ? ' button-quiet' : ' button-primary'}" type="submit">${c.verifiedAt ? 'Check again' : 'Verify now'}</button>
   </form>
+  ${verticalForm(c, listed, csrf)}
 </section>`;
 }
 
 async function renderStores(store: StoreRepo, who: ConsoleLocals, notice: Notice = {}): Promise<SafeHtml> {
   const claims = await store.monitoring.listClaims(who.account.id);
+  const listed = await store.latestByHosts(claims.filter((c) => c.verifiedAt).map((c) => c.host));
   return consolePage('Stores', who, 'stores', html`<h1>Your stores</h1>
 <p>Prove you own a store to monitor it, receive its webhooks and show "owner verified" on its public report.</p>
 ${notice.error ? html`<p class="alert alert-error" role="alert">${notice.error}</p>` : ''}
 ${notice.ok ? html`<p class="alert" role="status">${notice.ok}</p>` : ''}
-${claims.length === 0 ? html`<p class="empty">No stores yet. Claim one below.</p>` : claims.map((c) => claimCard(c, who.csrf))}
+${claims.length === 0 ? html`<p class="empty">No stores yet. Claim one below.</p>` : claims.map((c) => claimCard(c, listed.get(c.host), who.csrf))}
 <h2>Claim a store</h2>
 <form method="post" action="/console/stores">
   ${csrfField(who.csrf)}
@@ -77,6 +92,26 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
     const result = await verifyHost({ store, config }, who.account.id, claim.host);
     if (!result.verified) return sendConsolePage(res, await renderStores(store, who, { error: result.message }), { status: 422 });
     sendConsolePage(res, await renderStores(store, who, { ok: `${claim.host} is verified.` }));
+  });
+
+  // Only the verified owner of a listed store; every refusal changes nothing stored.
+  router.post('/console/stores/vertical', requireAccount, form, async (req, res) => {
+    const who = signedIn(res)!;
+    const refuse = async (status: number, error: string) => sendConsolePage(res, await renderStores(store, who, { error }), { status });
+    const host = String(body(req).host ?? '');
+    const claim = host ? await store.monitoring.getClaim(who.account.id, host) : null;
+    if (!claim) return refuse(404, 'This account has not claimed that store.');
+    if (!claim.verifiedAt) return refuse(403, `Verify that you own ${claim.host} before setting its vertical.`);
+    const vertical = String(body(req).vertical ?? '');
+    let done;
+    try {
+      done = await store.setVertical(claim.host, vertical);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return refuse(400, err.message);
+    }
+    if (!done) return refuse(409, `${claim.host} is not in the public index (never scanned at its homepage, or delisted).`);
+    sendConsolePage(res, await renderStores(store, who, { ok: `${claim.host} is now listed in ${vertical}.` }));
   });
   return router;
 }

@@ -21,7 +21,7 @@ async function setup(t: test.TestContext) {
   const account = (await app.store.accounts.findAccountByEmail('owner@shop.test'))!;
   // The same composition main.ts starts; its secret key is the app's (DATA_DIR/secrets.key).
   const worker = createMonitoring({ config: app.config, store: app.store, log: pino({ level: 'silent' }) });
-  return { app, client, account, worker };
+  return { app, client, account, worker, inbox };
 }
 
 const tokenOf = (html: string, host: string): string => {
@@ -72,6 +72,63 @@ test('claim and verify a store in the console; a wrong token and a private addre
   const scan = await client.get(`/api/v1/scan?url=${encodeURIComponent(owned.shop.url)}`);
   const report = await client.get(`/r/${scan.body.scan_id}`, { accept: 'text/html' });
   assert.match(report.text, /data-testid="owner-verified">Owner verified since/);
+});
+
+test('a verified owner sets the vertical of a listed store; another account, an unverified claim, an unlisted host and an unknown vertical are refused and change nothing', async (t) => {
+  const { app, client, inbox } = await setup(t);
+  const { shop, host } = await verifiedStore(t, app, client);
+  const csrf = await client.csrf('/console/stores');
+  const unlisted = await client.post('/console/stores/vertical', { csrf, host, vertical: 'beauty' });
+  assert.equal(unlisted.status, 409);
+  assert.match(unlisted.text, /is not in the public index/);
+  assert.match(unlisted.text, /Not in the public index yet/);
+
+  const scan = await client.get(`/api/v1/scan?url=${encodeURIComponent(shop.url)}&vertical=apparel`);
+  assert.equal(scan.status, 200, scan.text.slice(0, 300));
+  const listedPage = await client.get('/console/stores');
+  assert.match(listedPage.text, /<option value="apparel" selected>apparel<\/option>/);
+
+  const set = await client.post('/console/stores/vertical', { csrf, host, vertical: 'beauty' });
+  assert.equal(set.status, 200, set.text.slice(0, 300));
+  assert.match(set.text, /is now listed in beauty/);
+  assert.match(set.text, /<option value="beauty" selected>beauty<\/option>/);
+  assert.equal((await app.store.latestByHost(host))?.vertical, 'beauty');
+  assert.equal(await app.store.countStores('beauty'), 1);
+  assert.equal(await app.store.countStores('apparel'), 0);
+  const index = await client.get('/index?vertical=beauty', { accept: 'text/html' });
+  assert.ok(index.text.includes(host), 'the vertical\'s index page lists the store at once');
+
+  const refusals: [Record<string, string>, number, RegExp][] = [
+    [{ csrf, host, vertical: 'fashion' }, 400, /vertical must be one of/],
+    [{ csrf, host: 'not-mine.example', vertical: 'pets' }, 404, /has not claimed that store/],
+  ];
+  const other = await startFixtureStore({});
+  t.after(() => other.close());
+  const claimedOnly = await client.post('/console/stores', { csrf, url: other.url });
+  assert.equal(claimedOnly.status, 201);
+  await client.get(`/api/v1/scan?url=${encodeURIComponent(other.url)}&vertical=apparel`);
+  refusals.push([{ csrf, host: `127.0.0.1:${other.port}`, vertical: 'pets' }, 403, /Verify that you own/]);
+  for (const [form, status, message] of refusals) {
+    const answer = await client.post('/console/stores/vertical', form);
+    assert.equal(answer.status, status, JSON.stringify(form));
+    assert.match(answer.text, message);
+  }
+  assert.equal((await client.post('/console/stores/vertical', { host, vertical: 'pets' })).status, 403, 'no CSRF token');
+  assert.equal((await client.post('/console/stores/vertical', { csrf, host, vertical: 'pets' }, { origin: 'https://evil.example' })).status, 403, 'another origin');
+
+  // Another signed-in account that has not claimed the store.
+  const stranger = new ConsoleClient(app.url);
+  await stranger.signIn(inbox, 'stranger@elsewhere.test');
+  const strangerCsrf = await stranger.csrf('/console/stores');
+  const foreign = await stranger.post('/console/stores/vertical', { csrf: strangerCsrf, host, vertical: 'pets' });
+  assert.equal(foreign.status, 404);
+  assert.match(foreign.text, /has not claimed that store/);
+  const signedOut = await new ConsoleClient(app.url).post('/console/stores/vertical', { host, vertical: 'pets' });
+  assert.ok([302, 303, 401, 403].includes(signedOut.status), `signed out: ${signedOut.status}`);
+
+  assert.equal((await app.store.latestByHost(host))?.vertical, 'beauty', 'every refusal left the vertical');
+  assert.equal((await app.store.latestByHost(`127.0.0.1:${other.port}`))?.vertical, 'apparel');
+  assert.equal(await app.store.countStores('pets'), 0);
 });
 
 test('monitors: add for a verified store, remove, and refusals', async (t) => {
