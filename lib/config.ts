@@ -3,6 +3,17 @@
 import { z } from 'zod';
 
 const intIn = (min: number, max: number, dflt: number) => z.coerce.number().int().min(min).max(max).default(dflt);
+/** "5s,5m,30m,2h" → milliseconds; each step 1 s to 7 days, at most 20 steps. */
+const durationList = z
+  .string()
+  .regex(/^\s*\d+(ms|s|m|h|d)\s*(,\s*\d+(ms|s|m|h|d)\s*)*$/, 'must be a comma-separated list of durations such as 5s,5m,30m,2h')
+  .transform((v) => v.split(',').map((d) => parseDuration(d.trim())))
+  .refine((list) => list.length <= 20 && list.every((ms) => ms >= 1000 && ms <= 7 * 86_400_000), 'at most 20 steps, each between 1s and 7d');
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+function parseDuration(d: string): number {
+  const [, n, unit] = /^(\d+)(ms|s|m|h|d)$/.exec(d)!;
+  return Number(n) * UNIT_MS[unit as keyof typeof UNIT_MS];
+}
 const flag = z.enum(['1', '0', 'true', 'false']).optional().transform((v) => v === '1' || v === 'true');
 
 export const ConfigSchema = z
@@ -19,6 +30,8 @@ export const ConfigSchema = z
     SCAN_TIMEOUT_MS: intIn(1000, 600_000, 30_000),
     SCAN_MAX_REQUESTS: intIn(1, 200, 20),
     SCAN_ALLOW_PRIVATE: flag,
+    SCAN_CONCURRENCY: intIn(1, 256, 4),
+    SCAN_QUEUE: intIn(0, 1024, 4),
     ANON_SCANS_PER_HOUR: intIn(0, 1_000_000, 5),
     PRO_SCANS_PER_HOUR: intIn(0, 1_000_000, 30),
     PRO_SCANS_PER_30_DAYS: intIn(0, 100_000_000, 1000),
@@ -26,6 +39,16 @@ export const ConfigSchema = z
     PRO_READS_PER_MINUTE: intIn(1, 10_000_000, 3000),
     TRUST_PROXY: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    NODE_ENV: z.string().optional(),
+    MONITOR: z.enum(['on', 'off']).default('on'),
+    MONITOR_POLL_MS: intIn(100, 3_600_000, 15_000),
+    WEBHOOK_RETRY_SCHEDULE: durationList.prefault(['5s', '5m', '30m', '2h', '5h', '10h', '10h'].join(',')),
+    WEBHOOK_TIMEOUT_MS: intIn(100, 60_000, 10_000),
+    /** 32 bytes, base64 or hex: encrypts webhook secrets at rest. Required in production. */
+    SECRETS_KEY: z
+      .string()
+      .refine((v) => /^[0-9a-f]{64}$/i.test(v) || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 or 64 hex digits (e.g. `openssl rand -base64 32`)')
+      .optional(),
     // Console mail: smtp:// or smtps:// with user and password in the URL; unset, mail goes to the log.
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
     MAIL_FROM: z.string().min(3).max(320).regex(/@/, 'must hold an address').optional(),
@@ -35,6 +58,10 @@ export const ConfigSchema = z
       .string()
       .optional()
       .transform((v) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [])),
+  })
+  .refine((c) => c.NODE_ENV !== 'production' || c.SECRETS_KEY !== undefined, {
+    path: ['SECRETS_KEY'],
+    message: 'is required in production: it encrypts webhook secrets at rest (generate one with `openssl rand -base64 32`)',
   })
   .transform((c) => {
     const BASE_URL = c.BASE_URL ?? `http://localhost:${c.PORT}`;

@@ -38,6 +38,7 @@ import { PROMPTS } from '../tools/prompts/index.js';
 import type { AnyPrompt } from '../tools/prompts/prompt.js';
 import { complete } from '../tools/complete.js';
 import { RequestMux } from './request-mux.js';
+import { carriesStoreText, quotedStoreText, UNTRUSTED_NOTE } from './untrusted-text.js';
 
 /** Deepest JSON nesting accepted; real MCP messages stay under 10. Checked on the raw bytes before JSON.parse. */
 export const MCP_MAX_JSON_DEPTH = 64;
@@ -179,7 +180,8 @@ function renderText(tool: AnyTool, data: unknown): string {
       ? `${stores.length} agent-ready stores: ${stores.map((s) => `#${s.rank} ${s.host} ${s.score}/100 (${s.grade})`).join('; ')}`
       : 'No verified agent-ready store matches.';
   }
-  return `${head}\n\n${JSON.stringify(data)}`;
+  if (!carriesStoreText(data)) return `${head}\n\n${JSON.stringify(data)}`;
+  return `${head}\n\n${UNTRUSTED_NOTE}\n\n${JSON.stringify(quotedStoreText(data))}`;
 }
 
 const errorResult = (err: AppError): CallToolResult => ({

@@ -10,6 +10,7 @@ import { PILLARS } from '../scan/pillars.js';
 import { CHECKS } from '../scan/registry.js';
 import { scanStore } from '../tools/scan-store.js';
 import { runGuard, toolContext, type RouterDeps } from '../rest/router.js';
+import { crossSiteRefusal } from '../lib/cross-site.js';
 import { GRADE_MEANING, PRODUCT_NAME, gradePill, html, layout, sendPage, verticalLabel, type GradeLetter, type SafeHtml } from './html.js';
 import { mdText, negotiatedHeaders, sendMarkdown, wantsMarkdown } from './markdown.js';
 import { API_CATALOG_PATH } from '../lib/links.js';
@@ -55,6 +56,10 @@ export function plainError(err: AppError, form: HomeForm): PlainError {
       return { ...base, headline: 'We can’t scan that address.', detail: err.message };
     case 'INVALID_PARAMS':
       return { ...base, headline: 'Something in the form is not right.', detail: err.message };
+    case 'SCANNER_BUSY':
+      return { ...base, headline: 'The scanner is busy right now.', detail: 'Every scanning place is taken. Nothing was scanned and nothing was counted; try again in a few seconds.' };
+    case 'CROSS_SITE_REFUSED':
+      return { ...base, headline: 'Scans can only be started from this site’s own form.', detail: 'Another site sent this form; nothing was scanned and nothing was counted.' };
     case 'RATE_LIMITED': {
       const retry = Number(err.headers?.['Retry-After']);
       return {
@@ -272,9 +277,8 @@ export function scanFromForm(deps: RouterDeps): RequestHandler {
     const form: HomeForm = { url: one(body.url)?.trim().slice(0, 4096), vertical: one(body.vertical) || undefined };
     try {
       // A form posted from another site would spend the visitor's scan quota: browsers tell us, so refuse it.
-      if (req.get('sec-fetch-site') === 'cross-site') {
-        throw new AppError('INVALID_PARAMS', 'Scans can only be started from this site’s own form.');
-      }
+      const crossSite = crossSiteRefusal(req, deps.config.BASE_URL);
+      if (crossSite) throw crossSite;
       if (!form.url) throw new AppError('MISSING_URL', 'url is required.');
       const tool = scanStore;
       const parsed = tool.input.safeParse({ url: form.url, ...(form.vertical ? { vertical: form.vertical } : {}) });
@@ -286,9 +290,14 @@ export function scanFromForm(deps: RouterDeps): RequestHandler {
         throw new AppError('INVALID_URL', issue?.message ?? 'This is not a valid URL.');
       }
       const ctx = toolContext(req, res, deps);
-      tool.preflight?.(parsed.data, ctx);
-      for (const guard of guards) await runGuard(guard, req, res);
-      const result = (await tool.handler(parsed.data, ctx)) as { scan_id: number };
+      const hold = tool.preflight?.(parsed.data, ctx);
+      let result: { scan_id: number };
+      try {
+        for (const guard of guards) await runGuard(guard, req, res);
+        result = (await tool.handler(parsed.data, ctx)) as { scan_id: number };
+      } finally {
+        hold?.release();
+      }
       if (res.headersSent || res.destroyed) return;
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(303, `/r/${Number(result.scan_id)}`);

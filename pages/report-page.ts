@@ -25,6 +25,7 @@ import {
   type SafeHtml,
 } from './html.js';
 import { mdText, negotiatedHeaders, oneLine, sendMarkdown, wantsMarkdown } from './markdown.js';
+import { changesSection, historySection, loadReportExtras, statusSection, type ReportExtras } from './report-history.js';
 
 type Report = ScanResult;
 type Check = Report['pillars'][number]['checks'][number];
@@ -80,6 +81,8 @@ export interface ReportPageOptions {
   baseUrl: string;
   /** The neighbors to show (the stored window, minus hosts delisted since). */
   neighbors: Neighbor[];
+  /** Certification status, changes since the previous scan and the store's other scans. */
+  extras?: ReportExtras;
 }
 
 export function renderReportPage(report: Report, opts: ReportPageOptions): SafeHtml {
@@ -121,7 +124,10 @@ export function renderReportPage(report: Report, opts: ReportPageOptions): SafeH
   ${gauge(score, grade)}
 </section>
 
+${report.public_entry === false ? notPublicBanner(report) : ''}
 ${report.capped ? cappedBanner(report, capInfo) : ''}
+${opts.extras ? statusSection(opts.extras, id) : ''}
+${opts.extras ? changesSection(opts.extras) : ''}
 
 <section class="card" aria-labelledby="pillars-h">
   <h2 id="pillars-h">Score by pillar</h2>
@@ -182,6 +188,8 @@ ${report.capped ? cappedBanner(report, capInfo) : ''}
   </section>
 </div>
 
+${opts.extras ? historySection(opts.extras, id) : ''}
+
 <section class="card data-links" aria-labelledby="data-h">
   <h2 id="data-h">Take it further</h2>
   <ul>
@@ -236,6 +244,9 @@ export function renderReportMarkdown(report: Report, baseUrl: string): string {
       ? `- Capped at 35: ${capInfo?.title ?? 'AI agents are blocked outright'}. Fix \`${capInfo?.check ?? 'the blocking check'}\` first; the other fixes only count once agents can reach the store.`
       : '- Capped: no',
     `- Checks: ${count('pass')} passed, ${count('partial')} partial, ${count('fail')} failed`,
+    ...(report.public_entry === false
+      ? ["- Not the store's public score: this scan looked at a page other than the store's entry point; the index, badge and verification follow scans of the site root only."]
+      : []),
     `- JSON: ${baseUrl}/api/v1/scan/${id}.json · agent brief (Pro key): ${baseUrl}/api/v1/scan/${id}/brief.md`,
     '',
     '## Pillars',
@@ -285,6 +296,24 @@ function gauge(score: number, grade: string): SafeHtml {
     </div>
     <div class="gauge-grade" aria-hidden="true">${gradePill(grade, 'grade-pill-xl')}<span class="grade-caption">Grade</span></div>
   </div>`;
+}
+
+/** A scan of a page other than the store's entry point: shown, but not the store's public score. */
+function notPublicBanner(report: Report): SafeHtml {
+  const entry = (() => {
+    try {
+      return new URL('/', String(report.url)).href;
+    } catch {
+      return '';
+    }
+  })();
+  return html`<section class="banner" role="note" aria-labelledby="entry-h">
+  <span class="banner-icon" aria-hidden="true">i</span>
+  <div>
+    <h2 id="entry-h">Not the store's public score</h2>
+    <p>This scan looked at ${externalLink(report.url)}, not the store's entry point. It is kept here for whoever ran it, but the readiness index, badge and verification follow scans of ${entry ? externalLink(entry) : 'the site root'} only.</p>
+  </div>
+</section>`;
 }
 
 function cappedBanner(report: Report, info: (typeof CAP_REASONS)[string] | undefined): SafeHtml {
@@ -475,9 +504,12 @@ export function reportPage(deps: { config: Config; store: StoreRepo }) {
     }
     const stored = Array.isArray(report.neighbors) ? report.neighbors : [];
     const others = stored.filter((n) => !n.is_self).map((n) => String(n.host));
-    const listed = others.length ? await deps.store.latestByHosts(others) : new Map();
+    const [listed, extras] = await Promise.all([
+      others.length ? deps.store.latestByHosts(others) : new Map(),
+      loadReportExtras(deps.store, scan),
+    ]);
     const neighbors = stored.filter((n) => n.is_self || listed.has(String(n.host)));
-    sendPage(res, renderReportPage(report, { baseUrl: base, neighbors }), {
+    sendPage(res, renderReportPage(report, { baseUrl: base, neighbors, extras }), {
       cacheControl: 'public, max-age=300',
       headers: negotiatedHeaders(base, self, 'text/html'),
     });

@@ -385,6 +385,17 @@ function chain(handlers: RequestHandler[]): RequestHandler {
  * The rolling 30-day Pro quota: daily buckets summed over 30 days (a memory window this long never fires).
  * `count` spends one unit or refuses; `peek` only reports what is left.
  */
+/**
+ * Spends one unit of an account's rolling 30-day Pro quota for a scan started by the service on its behalf (a
+ * scheduled monitor scan), the same counter its keys and sessions spend: false, and nothing spent, when used up.
+ */
+export async function spendProScan(store: StoreRepo, quota: number, accountId: string, now: () => number = Date.now): Promise<boolean> {
+  const { key, period, used } = await rollingQuota(store, quota, now).state({ kind: 'pro', keyId: null, accountId, ip: '' });
+  if (used >= quota) return false;
+  await store.incrementUsage(key, period);
+  return true;
+}
+
 function rollingQuota(store: StoreRepo, quota: number, now: () => number) {
   const state = async (caller: Caller) => {
     const today = Math.floor(now() / DAY);

@@ -5,6 +5,7 @@
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../lib/errors.js';
+import { crossSiteRefusal } from '../lib/cross-site.js';
 import type { Config } from '../lib/config.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { AnyTool, Caller, ToolContext } from '../tools/tool.js';
@@ -77,21 +78,25 @@ function handle(route: RouteDef, deps: RouterDeps) {
       throw route.onInvalid?.(parsed.error.issues) ?? new AppError('INVALID_PARAMS', describeIssues(parsed.error.issues));
     }
     const ctx = toolContext(req, res, deps, route.tool.annotations.openWorldHint);
-    route.tool.preflight?.(parsed.data, ctx);
-    // Counted only now that the call is known to be good: refused calls never spend quota.
-    await runGuard(countCall, req, res);
-    const stored = route.send ? undefined : STORED_JSON.get(route.tool);
-    if (stored) {
-      const json = await stored(parsed.data as never, ctx);
+    const hold = route.tool.preflight?.(parsed.data, ctx);
+    try {
+      // Counted only now that the call is known to be good: refused calls never spend quota.
+      await runGuard(countCall, req, res);
+      const stored = route.send ? undefined : STORED_JSON.get(route.tool);
+      if (stored) {
+        const json = await stored(parsed.data as never, ctx);
+        if (res.headersSent || res.destroyed) return;
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.send(json);
+        return;
+      }
+      const data = await route.tool.handler(parsed.data, ctx);
       if (res.headersSent || res.destroyed) return;
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.send(json);
-      return;
+      if (route.send) route.send(res, data);
+      else res.json(data);
+    } finally {
+      hold?.release();
     }
-    const data = await route.tool.handler(parsed.data, ctx);
-    if (res.headersSent || res.destroyed) return;
-    if (route.send) route.send(res, data);
-    else res.json(data);
   };
 }
 
@@ -99,16 +104,19 @@ export function apiRouter(deps: RouterDeps): Router {
   const router = Router({ strict: false, caseSensitive: true });
   const methodsByPath = new Map<string, string[]>();
   const scanPaths = new Set<string>();
+  const sameSiteOnly: RequestHandler = (req, _res, next) => next(crossSiteRefusal(req, deps.config.BASE_URL) ?? undefined);
   for (const route of deps.routes ?? ROUTES) {
     const path = expressPath(route.path);
     const body = route.method === 'post' ? [express.json({ limit: route.bodyLimit ?? '1mb', strict: true })] : [];
+    // A browser on another site must not start scans (before auth, work or quota); reads stay open to all.
+    const guard = route.limit === 'scan' ? [sameSiteOnly] : [];
     const deprecated = deprecationMiddleware(route, deps.config.BASE_URL);
     if (route.limit === 'scan') {
       // Express answers HEAD with the GET handler: a link checker's HEAD would run a whole scan. Refused first.
       scanPaths.add(path);
       router.head(path, methodNotAllowed(['GET'], false));
     }
-    router[route.method](path, ...deprecated, deps.guards.auth(route.auth), ...body, handle(route, deps), refusedUncounted(deps, route));
+    router[route.method](path, ...guard, ...deprecated, deps.guards.auth(route.auth), ...body, handle(route, deps), refusedUncounted(deps, route));
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
   }
   for (const [path, methods] of methodsByPath) router.all(path, methodNotAllowed(methods, !scanPaths.has(path)));

@@ -9,6 +9,7 @@ import { getScan } from '../tools/get-scan.js';
 import { scanStore } from '../tools/scan-store.js';
 import { idempotencyKey, invalidReportsBody, readReports, reportsBody } from '../tools/read-reports.js';
 import { getAgentBrief } from '../tools/get-agent-brief.js';
+import { getScoreHistory } from '../tools/get-score-history.js';
 
 export interface RouteDef {
   method: 'get' | 'post';
@@ -74,7 +75,7 @@ export const ROUTES: RouteDef[] = [
     tool: scanStore,
     auth: 'optional',
     limit: 'scan',
-    errors: ['MISSING_URL', 'INVALID_URL', 'INVALID_PARAMS', 'UNAUTHORIZED', 'STORE_UNREACHABLE', 'SCAN_TIMEOUT'],
+    errors: ['MISSING_URL', 'INVALID_URL', 'INVALID_PARAMS', 'UNAUTHORIZED', 'CROSS_SITE_REFUSED', 'STORE_UNREACHABLE', 'SCANNER_BUSY', 'SCAN_TIMEOUT'],
     args(req) {
       const url = singleQuery(req, 'url', () => new AppError('INVALID_URL', 'Give the url parameter once.'));
       if (url === undefined) throw missingUrl();
@@ -133,6 +134,19 @@ export const ROUTES: RouteDef[] = [
       const key = idempotencyKey(res.req.headersDistinct['idempotency-key']); // echoed as sent
       if (key !== undefined) res.setHeader('Idempotency-Key', key);
       res.json(data);
+    },
+  },
+  {
+    method: 'get',
+    path: '/history/{host}',
+    summary: 'Score history of a store: its stored scans, newest first, with the change from each scan to the next (never scans)',
+    tool: getScoreHistory,
+    auth: 'none',
+    limit: 'read',
+    errors: ['HOST_NOT_FOUND', 'INVALID_PARAMS'],
+    args(req) {
+      const limit = singleQuery(req, 'limit', () => new AppError('INVALID_PARAMS', 'Give the limit parameter once.'));
+      return { host: req.params.host, ...(limit === undefined ? {} : { limit: integerParam(limit, 'limit') }) };
     },
   },
 ];

@@ -27,6 +27,8 @@ export interface FetchLimits {
   signal?: AbortSignal; // client disconnect; merged with the deadline
   lookup?: LookupFunction; // injected DNS (tests)
   baseUrl: string; // for the user agents' +URL
+  /** Where a refused DNS answer's address goes: the log only, never the report (a store could publish it). */
+  log?: { warn(obj: unknown, msg?: string): void };
 }
 
 export type BodyKind = 'html' | 'text' | 'json' | 'xml' | 'sitemap';
@@ -38,6 +40,7 @@ export interface FetchOptions {
   method?: 'GET' | 'POST' | 'HEAD';
   body?: string;
   headers?: Record<string, string>;
+  maxBodyBytes?: number; // a smaller cap than the kind's (webhook answers are not read past a few KiB)
 }
 
 export interface FetchLogEntry {
@@ -162,7 +165,10 @@ function guardedLookup(base: LookupFunction, limits: FetchLimits): LookupFunctio
         if (list.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
         for (const { address: ip } of list) {
           const why = addressRefusal(ip, limits);
-          if (why) return callback(new Refusal(`${hostname.slice(0, 100)} resolves to ${ip} (${why})`), []);
+          if (why) {
+            limits.log?.warn({ host: hostname.slice(0, 253), address: ip, range: why }, 'scan target resolves to a non-public address');
+            return callback(new Refusal(`${hostname.slice(0, 100)} resolves to a non-public address`), []);
+          }
         }
         if (wantAll) callback(null, list);
         else callback(null, list[0].address, list[0].family);
@@ -277,7 +283,7 @@ interface StreamOutcome {
 // Streams the body, keeping at most the kind's cap (and what is left of the scan's byte budget) of decompressed
 // bytes, then cancels the request: a 200 MiB gzip bomb costs 2 MiB.
 function streamBody(ctx: FetchContext, url: string, opts: FetchOptions, signal: AbortSignal): Promise<StreamOutcome> {
-  const cap = BODY_CAPS[opts.kind];
+  const cap = Math.min(opts.maxBodyBytes ?? Infinity, BODY_CAPS[opts.kind]);
   const request = ctx.client.stream(url, {
     method: opts.method ?? 'GET',
     body: opts.body,

@@ -6,18 +6,19 @@
 import type { Artifacts, CatalogCard, McpProbe, PageFacts, Resource, RobotsInfo } from './artifacts.js';
 import { cleanCandidates, detectPlatform, isForbiddenPath, otherLinksFromHome, productUrlsFromHome, productUrlsFromSitemap } from './discover.js';
 import type { Fetcher, FetchOptions } from './fetch.js';
-import { parsePage } from './html.js';
 import { AI_CATALOG_PATH, CATALOG_ACCEPT, MCP_CATALOG_PATH, SERVER_CARD_ACCEPT, readCatalog, type CatalogKind } from './mcp-catalog.js';
 import { findMcpEndpoint, parseJsonLimited, probeMcp } from './mcp-probe.js';
-import { extractProduct } from './product.js';
-import { recognizeProductPage } from './recognize.js';
+import { readInline, type BodyReader } from './page-pool.js';
+import type { PageRead } from './page-work.js';
 import { parseRobots, SCANNER_TOKEN } from './robots.js';
-import { MAX_SITEMAP_INDEX_DEPTH, parseSitemap, pickChildSitemap, sameHostUrls, type SitemapDoc } from './sitemap.js';
+import { MAX_SITEMAP_INDEX_DEPTH, pickChildSitemap, sameHostUrls, type SitemapDoc } from './sitemap.js';
 
 export interface GatherOptions {
   baseUrl: string;
   /** The fetcher's request ceiling (SCAN_MAX_REQUESTS); used to plan optional requests. Default 20. */
   maxRequests?: number;
+  /** Where HTML pages and sitemaps are parsed: the worker pool in a scan (scan/index.ts), in line by default. */
+  read?: BodyReader;
 }
 
 const PDP_SAMPLE = 2;
@@ -70,6 +71,7 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
   const origin = inputUrl.origin;
   const at = (path: string) => new URL(path, origin).href;
   const budget = new Budget(opts.maxRequests ?? 20, fetcher);
+  const read = opts.read ?? readInline;
   let x402 = false;
 
   const get = async (url: string, o: FetchOptions): Promise<Resource> => {
@@ -95,9 +97,12 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
   const catalogP = get(at('/.well-known/api-catalog'), { kind: 'json', accept: 'application/linkset+json, application/json;q=0.9' });
   const aiCatalogP = get(at(AI_CATALOG_PATH), { kind: 'json', accept: CATALOG_ACCEPT });
 
-  const homeReady = homeP.then((home) => ({ home, page: pageOf(home) }));
+  const homeReady = homeP.then(async (home) => {
+    const homeRead = await pageOf(read, home, true);
+    return { home, homeRead, page: homeRead?.page ?? null };
+  });
   const robotsReady = robotsP.then((r) => ({ resource: r, info: parseRobots(r) }));
-  const [{ home, page: homePage }, robots] = await Promise.all([homeReady, robotsReady]);
+  const [{ home, homeRead, page: homePage }, robots] = await Promise.all([homeReady, robotsReady]);
 
   // An unreachable, refused or timed-out homepage ends the scan (scan/index.ts turns it into an error): send
   // nothing more and let wave 1 settle.
@@ -109,7 +114,7 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
       sitemap: notFetched(at('/sitemap.xml'), 'the homepage could not be fetched'),
       sitemapUrl: null, sitemapDeclared: false, childSitemap: null, sitemapUrls: [], fromSitemap: [], fromHome: [],
       pdps: [], markdown: null, mcp: null, platform: 'other', fetcher, x402,
-    });
+    }, read);
   }
 
   const platform = home.res ? detectPlatform(home.res.body, home.res.headers) : 'other';
@@ -118,12 +123,12 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
 
   // R9 → R10 (→ one more index level at most): sitemap and the product URLs it lists.
   const homeFinal = home.res ? safeUrl(home.res.url) : null;
-  const sitemapP = readSitemaps(robots.info, homeFinal ? [inputUrl, homeFinal] : [inputUrl], get, budget);
+  const sitemapP = readSitemaps(robots.info, homeFinal ? [inputUrl, homeFinal] : [inputUrl], get, budget, read);
 
   // R11–R12, and R13 as soon as PDP #1 is known.
   let firstPdp: (p: Pdp | null) => void = () => {};
   const firstPdpP = new Promise<Pdp | null>((resolve) => (firstPdp = resolve));
-  const pdpsP = samplePdps({ homePage, home, fromHome, sitemapP, crawlable, inputUrl, get, budget, onFirst: (p) => firstPdp(p) });
+  const pdpsP = samplePdps({ homePage, homeRead, home, fromHome, sitemapP, crawlable, inputUrl, get, read, budget, onFirst: (p) => firstPdp(p) });
   void pdpsP.then((pdps) => firstPdp(pdps[0] ?? null));
   const markdownP = firstPdpP.then(async (first) => {
     budget.release('markdown');
@@ -162,7 +167,9 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
       return null;
     }
     budget.release('mcp'); // handed over as the probe's requests go out
-    const probe = await probeMcp({ fetch: (url, o) => get(url, o) }, found.endpoint);
+    // Only to the store's own site (as typed, or where its homepage landed): never a server the store names elsewhere.
+    const storeUrls = homeFinal ? [inputUrl.href, homeFinal.href] : [inputUrl.href];
+    const probe = await probeMcp({ fetch: (url, o) => get(url, o) }, found.endpoint, { storeUrls });
     return { ...probe, declaredIn: found.declaredIn };
   });
 
@@ -175,7 +182,7 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
     cardJson: wk.serverCardJson, acp, catalog, mcpDiscovery, sitemap: sm.sitemap, sitemapUrl: sm.sitemapUrl, sitemapDeclared: sm.declared,
     childSitemap: sm.child, sitemapUrls: sm.pageUrls, fromSitemap: sm.productUrls, fromHome,
     pdps, markdown, mcp, platform, fetcher, x402,
-  });
+  }, read);
 }
 
 /**
@@ -256,7 +263,7 @@ interface SitemapResult {
 type Get = (url: string, o: FetchOptions) => Promise<Resource>;
 
 /** `stores`: the URL as typed, then the homepage's final URL; sitemap entries on either host count. */
-async function readSitemaps(robots: RobotsInfo, stores: URL[], get: Get, budget: Budget): Promise<SitemapResult> {
+async function readSitemaps(robots: RobotsInfo, stores: URL[], get: Get, budget: Budget, read: BodyReader): Promise<SitemapResult> {
   const store = stores[0];
   const declaredUrl =
     robots.sitemaps.map((s) => absoluteHttp(s, store)).find((s): s is string => s !== null && !isForbiddenPath(s)) ?? null;
@@ -265,12 +272,12 @@ async function readSitemaps(robots: RobotsInfo, stores: URL[], get: Get, budget:
   let declared = declaredUrl !== null;
   budget.release('sitemap');
   let sitemap = await get(sitemapUrl, { kind: 'sitemap' });
-  let doc = sitemapDoc(sitemap);
+  let doc = await sitemapDoc(read, sitemap);
 
   // docs/checks.md §4 discovery_sitemap: "declared URL broken but a default path works": try it once.
   if (!doc.kind && declared && sitemapUrl !== defaultUrl && budget.canSpare()) {
     const fallback = await get(defaultUrl, { kind: 'sitemap' });
-    const fallbackDoc = sitemapDoc(fallback);
+    const fallbackDoc = await sitemapDoc(read, fallback);
     if (fallbackDoc.kind) {
       sitemap = fallback;
       sitemapUrl = defaultUrl;
@@ -289,7 +296,7 @@ async function readSitemaps(robots: RobotsInfo, stores: URL[], get: Get, budget:
     if (level > 1 && !budget.canSpare()) break; // deeper than R10 is optional
     if (level === 1) budget.release('childSitemap');
     child = await get(next, { kind: 'sitemap' });
-    pages = sitemapDoc(child);
+    pages = await sitemapDoc(read, child);
     pagesUrl = next;
   }
   budget.release('childSitemap');
@@ -305,9 +312,9 @@ async function readSitemaps(robots: RobotsInfo, stores: URL[], get: Get, budget:
   };
 }
 
-function sitemapDoc(r: Resource): SitemapDoc {
+function sitemapDoc(read: BodyReader, r: Resource): Promise<SitemapDoc> {
   const body = r.ok ? r.res.body : r.reason === 'too-large' ? (r.res?.body ?? '') : '';
-  return parseSitemap(body);
+  return read({ kind: 'sitemap', xml: body });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -315,6 +322,8 @@ function sitemapDoc(r: Resource): SitemapDoc {
 
 interface PdpContext {
   homePage: PageFacts | null;
+  homeRead: PageRead | null;
+  read: BodyReader;
   home: Resource;
   fromHome: string[];
   sitemapP: Promise<SitemapResult>;
@@ -333,10 +342,10 @@ async function samplePdps(c: PdpContext): Promise<Pdp[]> {
 
   // The homepage is the product page up front only by its markup (a single-product store); by its visible signals
   // only when no other product page turns up, since store homepages show prices and buy buttons for many products.
-  const homeRecognition = c.homePage && c.home.res ? recognizeProductPage(c.homePage) : null;
+  const homeRecognition = c.homePage && c.home.res ? (c.homeRead?.recognition ?? null) : null;
   const useHome = () => {
     if (!c.homePage || !homeRecognition) return;
-    pdps.push({ resource: c.home, page: c.homePage, product: extractProduct(c.homePage, homeRecognition), foundVia: 'self' });
+    pdps.push({ resource: c.home, page: c.homePage, product: c.homeRead?.product ?? null, foundVia: 'self' });
     if (pdps.length === 1) c.onFirst(pdps[0]);
     tried.add(c.homePage.url);
     c.budget.release('pdps', 1);
@@ -362,17 +371,19 @@ async function samplePdps(c: PdpContext): Promise<Pdp[]> {
           return c.get(url, { kind: 'html', accept: HTML_ACCEPT });
         }),
       );
-      // Parsed only once the whole batch has arrived: a parse blocks the event loop and would inflate the
-      // response time measured for a sibling still in flight (access_response_time).
-      const pages = resources.map((resource) => {
-        const page = pageOf(resource);
-        const recognition = page !== null && resource.res !== undefined && resource.res.status < 400 ? recognizeProductPage(page) : null;
-        return { resource, page, recognition };
-      });
+      // Parsed only once the whole batch has arrived: parsing takes CPU (on the worker pool, but on the same
+      // cores) and would inflate the response time measured for a sibling still in flight (access_response_time).
+      const pages = await Promise.all(
+        resources.map(async (resource) => {
+          const answered = resource.res !== undefined && resource.res.status < 400;
+          const r = await pageOf(c.read, resource, answered);
+          return { resource, page: r?.page ?? null, recognition: r?.recognition ?? null, product: r?.product ?? null };
+        }),
+      );
       for (const p of pages) {
         if (p.recognition?.isProduct && pdps.length < PDP_SAMPLE && p.page) {
           if (pdps.some((d) => d.page?.url === p.page?.url)) continue; // two links redirecting to one page
-          pdps.push({ resource: p.resource, page: p.page, product: extractProduct(p.page, p.recognition), foundVia: via });
+          pdps.push({ resource: p.resource, page: p.page, product: p.product, foundVia: via });
           if (pdps.length === 1) c.onFirst(pdps[0]);
         }
       }
@@ -396,11 +407,13 @@ async function samplePdps(c: PdpContext): Promise<Pdp[]> {
 // Parsing helpers
 
 /** The page facts of any answer that carries a body (an error page still has a title and markers). */
-function pageOf(r: Resource): PageFacts | null {
+/** `recognise`: also recognise it as a product page, and extract the product when it is one. */
+async function pageOf(read: BodyReader, r: Resource, recognise: boolean): Promise<PageRead | null> {
   const res = r.res;
   if (!res) return null;
   if (res.contentType !== '' && !/html|xml|text\/plain/.test(res.contentType)) return null;
-  return parsePage(res.body, res.url, { status: res.status, headers: res.headers, truncated: !r.ok && r.reason === 'too-large' });
+  const opts = { status: res.status, headers: res.headers, truncated: !r.ok && r.reason === 'too-large' };
+  return read({ kind: 'page', html: res.body, url: res.url, opts, recognise });
 }
 
 /** A well-known JSON document: parsed when the answer was 2xx; invalid or too deep JSON gives null. */
@@ -471,10 +484,10 @@ interface AssembleInput {
   x402: boolean;
 }
 
-function assemble(a: AssembleInput): Artifacts {
+async function assemble(a: AssembleInput, read: BodyReader): Promise<Artifacts> {
   // The agent-UA homepage is usually byte-identical to R1: reuse the parse instead of parsing 2 MB twice.
   const sameBody = a.homeAgent.res && a.home.res && a.homeAgent.res.body === a.home.res.body && a.homeAgent.res.url === a.home.res.url;
-  const homeAgentPage = sameBody ? a.homePage : pageOf(a.homeAgent);
+  const homeAgentPage = sameBody ? a.homePage : ((await pageOf(read, a.homeAgent, false))?.page ?? null);
   return {
     inputUrl: a.inputUrl.href,
     origin: a.inputUrl.origin,

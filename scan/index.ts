@@ -7,6 +7,7 @@ import { AppError } from '../lib/errors.js';
 import type { ProductFacts, Resource } from './artifacts.js';
 import { createFetcher, type LookupFunction } from './fetch.js';
 import { gather, homeUnusable } from './gather.js';
+import { readInPool, warmPagePool, type BodyReader } from './page-pool.js';
 import { RUBRIC_VERSION } from './pillars.js';
 import { protocolFlags } from './protocols.js';
 import { runChecks } from './registry.js';
@@ -29,11 +30,15 @@ export interface ScanOptions {
   allowedPorts?: number[] | 'any';
   requestTimeoutMs?: number;
   log?: ScanLogger;
+  /** Where pages and sitemaps are parsed; default the shared worker pool, so the event loop stays free. */
+  read?: BodyReader;
 }
 
 export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditResult> {
   throwIfAborted(opts.signal);
   const url = normaliseTarget(rawUrl, opts);
+  if (!opts.read) await warmPagePool(); // before the deadline starts: a cold pool is not the store's slowness
+  throwIfAborted(opts.signal);
   const started = performance.now();
   const scannedAt = new Date();
   const fetcher = createFetcher({
@@ -46,9 +51,10 @@ export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditR
     signal: opts.signal,
     lookup: opts.lookup,
     baseUrl: opts.baseUrl,
+    log: opts.log,
   });
 
-  const artifacts = await gather(url, fetcher, { baseUrl: opts.baseUrl, maxRequests: opts.maxRequests });
+  const artifacts = await gather(url, fetcher, { baseUrl: opts.baseUrl, maxRequests: opts.maxRequests, read: opts.read ?? readInPool });
   throwIfAborted(opts.signal);
   assertHomeUsable(artifacts.home, fetcher.deadlineHit, opts);
 

@@ -1,6 +1,7 @@
 // The storefront MCP probe (docs/checks.md R14/R15): find the endpoint the store declares, then POST JSON-RPC
 // `initialize` and `tools/list` — read-only metadata, never `tools/call` (§1 rule 6). Answers may be JSON or an SSE
 // stream (Streamable HTTP). Also the depth-limited JSON reader used for every JSON document of a scan.
+import { getDomain } from 'tldts';
 import type { McpProbe, Resource } from './artifacts.js';
 import type { Fetcher } from './fetch.js';
 
@@ -143,8 +144,41 @@ function absolute(endpoint: string | null, base: string): string | null {
   }
 }
 
-/** R14 + R15. `tools/list` is only sent when `initialize` produced a JSON-RPC result. */
-export async function probeMcp(fetcher: Pick<Fetcher, 'fetch'>, endpoint: string, opts: { clientName?: string; clientVersion?: string } = {}): Promise<McpProbe> {
+/**
+ * A site as the probe judges it: the registrable domain of the host by the Public Suffix List, private suffixes
+ * included (so two shops on myshopify.com or github.io are two sites), or the host itself for an address or a
+ * name with no public suffix. Scheme and port do not matter.
+ */
+export function siteOf(url: string): string | null {
+  try {
+    const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+    return getDomain(host, { allowPrivateDomains: true }) ?? host;
+  } catch {
+    return null;
+  }
+}
+
+/** Is the endpoint on one of the store's own sites? The scanner POSTs only there: a store cannot aim it at others. */
+export function onStoreSite(endpoint: string, storeUrls: readonly string[]): boolean {
+  const site = siteOf(endpoint);
+  return site !== null && storeUrls.some((u) => siteOf(u) === site);
+}
+
+export const OFF_SITE_DETAIL = 'on another site than the store: not probed';
+
+/**
+ * R14 + R15. `tools/list` is only sent when `initialize` produced a JSON-RPC result. With `storeUrls`, an endpoint
+ * on another site (a card or profile naming someone else's server) gets no request at all: its probe says so.
+ */
+export async function probeMcp(
+  fetcher: Pick<Fetcher, 'fetch'>,
+  endpoint: string,
+  opts: { clientName?: string; clientVersion?: string; storeUrls?: readonly string[] } = {},
+): Promise<McpProbe> {
+  if (opts.storeUrls && !onStoreSite(endpoint, opts.storeUrls)) {
+    const initialize: Resource = { ok: false, reason: 'not-fetched', detail: OFF_SITE_DETAIL, url: endpoint };
+    return { endpoint, initialize, initializeResult: null, jsonRpcError: null, toolsList: null, tools: [] };
+  }
   const initialize = await post(fetcher, endpoint, {
     jsonrpc: '2.0',
     id: 1,

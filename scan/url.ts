@@ -25,9 +25,18 @@ export function classifyAddress(ip: string): 'allow' | 'deny' {
   const parsed = ipaddr.parse(bare);
   if (parsed.kind() === 'ipv6' && isIpv4Compatible(parsed as ipaddr.IPv6)) return 'deny';
   const raw = parsed.range();
-  const unwrapped = ipaddr.process(bare).range();
-  return raw === 'unicast' && unwrapped === 'unicast' ? 'allow' : 'deny';
+  const unwrapped = ipaddr.process(bare);
+  if (CLOUD_METADATA.has(unwrapped.toNormalizedString())) return 'deny';
+  return raw === 'unicast' && unwrapped.range() === 'unicast' ? 'allow' : 'deny';
 }
+
+/**
+ * Cloud metadata and platform services that sit on addresses ipaddr.js calls unicast (the others, such as
+ * 169.254.169.254, fd00:ec2::254, 100.100.100.200 and 192.0.0.192, are already outside unicast).
+ */
+const CLOUD_METADATA = new Set([
+  '168.63.129.16', // Azure WireServer (VM agent, health probes, DNS)
+]);
 
 // The deprecated IPv4-compatible form ::a.b.c.d (::/96) hides an IPv4 address, yet ipaddr.js calls it unicast.
 function isIpv4Compatible(ip: ipaddr.IPv6): boolean {
@@ -37,7 +46,9 @@ function isIpv4Compatible(ip: ipaddr.IPv6): boolean {
 /** Describes an address class for error details ("loopback", "linkLocal" …). */
 export function addressRange(ip: string): string {
   const bare = stripBrackets(ip);
-  return ipaddr.isValid(bare) ? ipaddr.process(bare).range() : 'invalid';
+  if (!ipaddr.isValid(bare)) return 'invalid';
+  const parsed = ipaddr.process(bare);
+  return CLOUD_METADATA.has(parsed.toNormalizedString()) ? 'cloudMetadata' : parsed.range();
 }
 
 /** Trims, adds https:// when no scheme is given, and refuses anything the scanner must never fetch. */

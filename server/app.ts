@@ -22,6 +22,9 @@ import type { PublicDocuments } from '../tools/resources/resource.js';
 import { llmsTxt } from '../well-known/llms-txt.js';
 import { renderReportMarkdown } from '../pages/report-page.js';
 import { PAGE_SIZE as INDEX_PAGE_SIZE, renderIndexMarkdown } from '../pages/index-page.js';
+import type { Mailer } from '../accounts/mailer.js';
+import type { SecretBox } from '../monitoring/secrets.js';
+import { secretBoxFor } from './monitoring.js';
 
 export interface AppDeps {
   config: Config;
@@ -32,6 +35,10 @@ export interface AppDeps {
   scanOverrides?: ToolContext['scanOverrides'];
   /** The route table (default ROUTES); tests add rows, e.g. a deprecated one. Never set in production. */
   routes?: RouteDef[];
+  /** Console mail (default: from SMTP_URL, or the log); main.ts shares one with the monitoring worker. */
+  mailer?: Mailer;
+  /** Seals webhook secrets (default: from SECRETS_KEY, or the local key file in DATA_DIR). */
+  box?: SecretBox;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -74,7 +81,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(mcpRouter({ ...deps, documents: publicDocuments(config.BASE_URL, routes) }));
   app.use(wellKnownRouter({ config, routes }));
   app.use(sitemapRouter(deps));
-  app.use(consoleRouter({ ...deps, guards }));
+  app.use(consoleRouter({ ...deps, guards, box: deps.box ?? secretBoxFor(config) }));
   app.use(pagesRouter({ ...deps, guards }));
   app.use(pageNotFound);
 

@@ -6,6 +6,9 @@ import { createLogger } from '../lib/log.js';
 import { createApp } from './app.js';
 import { createRepo } from '../store/index.js';
 import type { StoreRepo } from '../store/repo.js';
+import { createMonitoring, secretBoxFor } from './monitoring.js';
+import { createMailer } from '../accounts/mailer.js';
+import { closePagePool, reportPagePoolErrors, warmPagePool } from '../scan/page-pool.js';
 
 export interface Running {
   server: Server;
@@ -16,8 +19,15 @@ export interface Running {
 
 export async function serve(config: Config): Promise<Running> {
   const log = createLogger(config.LOG_LEVEL);
+  const box = secretBoxFor(config); // a missing SECRETS_KEY stops start-up before the store is opened
   const store = await createRepo(config);
-  const app = createApp({ config, store, log });
+  // The page parsers load on a worker thread before the server listens, so the first scans do not wait for them
+  // (a thread that fails to start is logged, and pages are then read in the main thread).
+  reportPagePoolErrors((err) => log.warn({ err }, 'page parser thread failed; reading in the main thread meanwhile'));
+  await warmPagePool();
+  const mailer = createMailer(config, log); // one mailer for sign-in links and owner notifications
+  const monitoring = createMonitoring({ config, store, log, box, mailer });
+  const app = createApp({ config, store, log, box, mailer });
   const server = app.listen(config.PORT, config.HOST);
   Object.assign(server, { connectionsCheckingInterval: 1_000 }); // read on 'listening': enforce the timeouts below every 1 s, not Node's 30 s (R8)
   await new Promise<void>((resolve, reject) => {
@@ -33,6 +43,7 @@ export async function serve(config: Config): Promise<Running> {
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
   log.info({ url, store: config.MONGODB_URI ? 'mongodb' : 'sqlite', baseUrl: config.BASE_URL }, 'store-readiness listening');
+  if (config.MONITOR === 'on') monitoring.start(); // scheduled scans and webhook deliveries (MONITOR=off: none here)
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -42,16 +53,18 @@ export async function serve(config: Config): Promise<Running> {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await monitoring.stop();
       await store.close();
+      await closePagePool();
       log.info('stopped');
     })());
   return { server, store, url, stop };
 }
 
 async function main(): Promise<void> {
-  let config: Config;
+  let running: Running;
   try {
-    config = loadConfig();
+    running = await serve(loadConfig());
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -59,7 +72,6 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const running = await serve(config);
   const shutdown = (signal: string) => {
     process.stderr.write(`${signal} received: finishing in-flight requests\n`);
     const force = setTimeout(() => process.exit(1), 40_000);

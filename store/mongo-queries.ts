@@ -17,6 +17,7 @@ export interface ScanDoc {
   ownerKeyId: string | null;
   ownerAccountId?: string; // present only while the scan belongs to a console account
   report: string; // JSON text: the report comes back byte for byte, whatever keys or number types it holds
+  publicEntry?: boolean; // false: never the host's latest row (absent in documents from before the field)
 }
 
 export interface LatestDoc {
@@ -126,6 +127,7 @@ export function scanToDoc(scan: ScanRecord): ScanDoc {
     ownerKeyId: scan.ownerKeyId,
     ...(scan.ownerAccountId ? { ownerAccountId: scan.ownerAccountId } : {}),
     report: JSON.stringify(scan.report) ?? 'null',
+    publicEntry: scan.publicEntry !== false,
   };
 }
 
@@ -136,12 +138,13 @@ export function scanById(id: number): Filter<ScanDoc> {
 // Newest first; the id breaks ties between scans stamped with the same instant.
 export const NEWEST_SCAN_SORT: SortSpec = { createdAt: -1, _id: -1 };
 
+/** The scans a relist may rebuild the host's latest row from: its public-entry scans. */
 export function scansOfHost(host: string): Filter<ScanDoc> {
-  return { host: { $eq: host } };
+  return { host: { $eq: host }, publicEntry: { $ne: false } };
 }
 
 export function scansOfHostWithVertical(host: string): Filter<ScanDoc> {
-  return { host: { $eq: host }, vertical: { $ne: null } };
+  return { host: { $eq: host }, publicEntry: { $ne: false }, vertical: { $ne: null } };
 }
 
 export function latestByHost(host: string): Filter<LatestDoc> {

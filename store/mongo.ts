@@ -22,6 +22,8 @@
 import { MongoClient, MongoError, MongoErrorLabel, MongoServerError } from 'mongodb';
 import type { ClientSession, Collection, Db, MongoClientOptions, TransactionOptions } from 'mongodb';
 import * as Q from './mongo-queries.js';
+import { MongoMonitoring } from './mongo-monitoring.js';
+import { scanOutboxField } from './mongo-monitoring-queries.js';
 import type { ApiKeyDoc, BandDoc, BucketDoc, CounterDoc, DelistedDoc, LatestDoc, ScanDoc, UsageDoc } from './mongo-queries.js';
 import type {
   ApiKeyRecord,
@@ -199,6 +201,7 @@ export class MongoRepo implements StoreRepo {
   private readonly apiKeys: Collection<ApiKeyDoc>;
   private readonly usage: Collection<UsageDoc>;
   private readonly counters: Collection<CounterDoc>;
+  readonly monitoring: MongoMonitoring;
   private readonly buckets: Collection<BucketDoc>;
   private readonly bands: Collection<BandDoc>;
   /** A replica set or sharded cluster: multi-document transactions, and with them the score histogram. */
@@ -214,6 +217,10 @@ export class MongoRepo implements StoreRepo {
     this.apiKeys = this.db.collection<ApiKeyDoc>('api_keys');
     this.usage = this.db.collection<UsageDoc>('usage');
     this.counters = this.db.collection<CounterDoc>('counters');
+    this.monitoring = new MongoMonitoring(this.db, (host) => this.isDelisted(host), {
+      run: (fn) => this.withTransaction(fn),
+      opts: (session) => this.opts(session),
+    });
     this.buckets = this.db.collection<BucketDoc>('score_buckets');
     this.bands = this.db.collection<BandDoc>('score_bands');
     this.accounts = new MongoAccounts(this.db, { tx: (fn) => this.withTransaction(fn), opts: (session) => this.opts(session) });
@@ -228,6 +235,7 @@ export class MongoRepo implements StoreRepo {
       this.latest.createIndexes(Q.INDEXES.latest),
       this.apiKeys.createIndexes(Q.INDEXES.api_keys),
       this.usage.createIndexes(Q.INDEXES.usage),
+      this.monitoring.init(),
       this.buckets.createIndexes(Q.INDEXES.score_buckets),
       this.bands.createIndexes(Q.INDEXES.score_bands),
       this.accounts.init(),
@@ -309,7 +317,7 @@ export class MongoRepo implements StoreRepo {
   // The same scan saved again (a retry after a failure half-way) is not a conflict.
   private async insertScan(scan: ScanRecord, session: ClientSession | undefined): Promise<void> {
     try {
-      await this.scans.insertOne(Q.scanToDoc(scan), this.opts(session));
+      await this.scans.insertOne({ ...Q.scanToDoc(scan), ...scanOutboxField(scan.events) }, this.opts(session)); // events: same document
     } catch (err) {
       if (session || !isDuplicateKey(err)) throw err;
       const stored = await this.scans.findOne(Q.scanById(scan.id), { projection: { host: 1, createdAt: 1 }, maxTimeMS: STORE_TIMEOUT_MS });
@@ -363,6 +371,7 @@ export class MongoRepo implements StoreRepo {
   async saveScan(scan: ScanRecord): Promise<void> {
     await this.withTransaction(async (session) => {
       await this.insertScan(scan, session);
+      if (scan.publicEntry === false) return; // stored, never the host's latest row
       if (await this.markedDelisted(scan.host, session)) return;
       await this.applyLatest(scan, session);
       if (!session && (await this.isDelisted(scan.host))) await this.removeLatest(scan.host, session);

@@ -2,6 +2,8 @@
 // MongoDB. Async throughout, even for synchronous SQLite, so both adapters fit. Knows nothing of HTTP or scanning.
 import type { AccountRepo } from './accounts-repo.js';
 
+import type { MonitoringRepo } from './monitoring-repo.js';
+
 export interface NewScan {
   host: string; // normalised host identity (lower case, no leading www., port when not default)
   vertical: string | null;
@@ -15,6 +17,13 @@ export interface NewScan {
   /** The console account the scan belongs to (its key's, or the signed-in person's), if any. */
   ownerAccountId?: string | null;
   report: unknown; // the full ScanResult JSON, exactly as answered
+  /**
+   * False for a scan of a page that is not the store's entry point (lib/public-entry.ts): stored and readable by
+   * id, but never the host's `latest` row, not even on relist. Absent means true.
+   */
+  publicEntry?: boolean;
+  /** Queue the scan's webhook events in the same store step as the scan (store/monitoring-repo.ts). */
+  events?: boolean;
 }
 
 export interface ScanRecord extends NewScan {
@@ -93,12 +102,13 @@ export interface ApiKeyRecord {
 export interface StoreRepo {
   /** Console accounts, sign-in tokens, sessions and the scans of an account (store/accounts-repo.ts). */
   readonly accounts: AccountRepo;
+  readonly monitoring: MonitoringRepo; // history, ownership, monitors, webhooks
   init(): Promise<void>; // idempotent schema and indexes
   close(): Promise<void>;
   ping(): Promise<void>; // throws when the store cannot be reached
 
   allocateScanId(): Promise<number>; // integer ids, strictly increasing
-  saveScan(scan: ScanRecord): Promise<void>; // insert; move `latest` only when newer; one transaction where possible
+  saveScan(scan: ScanRecord): Promise<void>; // insert; move `latest` only when newer and a public entry; one transaction where possible
   getScan(id: number): Promise<ScanRecord | null>;
   /**
    * The same scan with its report as stored JSON bytes, not parsed: for a reader that only forwards the report

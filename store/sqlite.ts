@@ -20,6 +20,7 @@ import type {
 import { HOST_PREFIX_MAX, HOST_PREFIX_WINDOW, prefixEnd } from './repo.js';
 import type { AccountRepo } from './accounts-repo.js';
 import { SqliteAccounts, migrateAccountSchema } from './sqlite-accounts.js';
+import { SqliteMonitoring } from './sqlite-monitoring.js';
 
 /** Host completion: the host range in host order (the primary key), cut at the window, then ranked. */
 export const HOSTS_BY_PREFIX_SQL = `SELECT host FROM (SELECT host, score FROM latest WHERE host >= ? AND host < ? ORDER BY host LIMIT ?)
@@ -37,6 +38,7 @@ interface ScanRow {
   owner_key_id: string | null;
   owner_account_id: string | null;
   report: string;
+  public_entry?: number; // written, not read back (1 when absent: rows from before the column existed)
 }
 
 interface LatestRow {
@@ -70,7 +72,8 @@ CREATE TABLE IF NOT EXISTS scans (
   agent_ready INTEGER NOT NULL,
   created_at INTEGER NOT NULL,
   owner_key_id TEXT,
-  report TEXT NOT NULL
+  report TEXT NOT NULL,
+  public_entry INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS scans_host_created ON scans(host, created_at DESC);
 CREATE TABLE IF NOT EXISTS latest (
@@ -250,6 +253,7 @@ export class SqliteRepo implements StoreRepo {
     if (!this.accountsRepo) throw new Error('SqliteRepo: init() has not been called');
     return this.accountsRepo;
   }
+  readonly monitoring: SqliteMonitoring;
 
   constructor(filePath: string) {
     if (filePath !== ':memory:' && !filePath.startsWith('file:')) mkdirSync(dirname(filePath), { recursive: true });
@@ -260,15 +264,24 @@ export class SqliteRepo implements StoreRepo {
     // store that stays busy answer 503 instead.
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.pingStmt = this.db.prepare('SELECT 1');
+    this.monitoring = new SqliteMonitoring(this.db);
   }
 
   async init(): Promise<void> {
     if (this.stmts) return;
     this.db.exec(SCHEMA);
+    this.addMissingColumns();
     migrateAccountSchema(this.db);
     this.accountsRepo = new SqliteAccounts(this.db);
+    this.monitoring.init();
     this.stmts = this.prepareAll();
     this.tx = this.makeTransactions();
+  }
+
+  // Files made before a column existed get it here, with the default that describes their rows.
+  private addMissingColumns(): void {
+    const cols = new Set(this.db.prepare<[], { name: string }>('PRAGMA table_info(scans)').all().map((c) => c.name));
+    if (!cols.has('public_entry')) this.db.exec('ALTER TABLE scans ADD COLUMN public_entry INTEGER NOT NULL DEFAULT 1');
   }
 
   async close(): Promise<void> {
@@ -351,8 +364,8 @@ export class SqliteRepo implements StoreRepo {
     return {
       nextScanId: db.prepare<[], number>("UPDATE counters SET n = n + 1 WHERE name = 'scan_id' RETURNING n").pluck(),
       insertScan: db.prepare<[ScanRow]>(
-        `INSERT INTO scans (id, host, vertical, score, grade, capped, agent_ready, created_at, owner_key_id, owner_account_id, report)
-         VALUES (@id, @host, @vertical, @score, @grade, @capped, @agent_ready, @created_at, @owner_key_id, @owner_account_id, @report)`,
+        `INSERT INTO scans (id, host, vertical, score, grade, capped, agent_ready, created_at, owner_key_id, owner_account_id, report, public_entry)
+         VALUES (@id, @host, @vertical, @score, @grade, @capped, @agent_ready, @created_at, @owner_key_id, @owner_account_id, @report, @public_entry)`,
       ),
       getScan: db.prepare<[number], ScanRow>('SELECT * FROM scans WHERE id = ?'),
       // The report as a BLOB: its stored UTF-8 bytes as they are, without a decode into a string.
@@ -360,11 +373,11 @@ export class SqliteRepo implements StoreRepo {
         `SELECT ${SCAN_COLS}, CAST(report AS BLOB) AS report FROM scans WHERE id = ?`,
       ),
       newestScan: db.prepare<[string], ScanRow>(
-        'SELECT * FROM scans WHERE host = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+        'SELECT * FROM scans WHERE host = ? AND public_entry = 1 ORDER BY created_at DESC, id DESC LIMIT 1',
       ),
       newestVertical: db
         .prepare<[string], string>(
-          'SELECT vertical FROM scans WHERE host = ? AND vertical IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 1',
+          'SELECT vertical FROM scans WHERE host = ? AND public_entry = 1 AND vertical IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 1',
         )
         .pluck(),
       upsertLatest: db.prepare<[LatestRow]>(
@@ -451,10 +464,11 @@ export class SqliteRepo implements StoreRepo {
     this.bucketAdd(next.score, next.vertical, 1);
   }
 
-  private readonly saveTx = (row: ScanRow): void => {
+  private readonly saveTx = (row: ScanRow, events: boolean): void => {
     const q = this.q;
     q.insertScan.run(row);
-    if (q.isDelisted.get(row.host) !== undefined) return;
+    if (events) this.monitoring.enqueueScanEvent(row.id, row.host, row.created_at);
+    if (row.public_entry === 0 || q.isDelisted.get(row.host) !== undefined) return;
     const prev = q.latestByHost.get(row.host);
     // Newest wins; scans of one instant are ordered by id, the order a relist rebuilds them in.
     if (prev && (row.created_at < prev.updated_at || (row.created_at === prev.updated_at && row.id < prev.scan_id))) return;
@@ -483,8 +497,9 @@ export class SqliteRepo implements StoreRepo {
       owner_key_id: scan.ownerKeyId,
       owner_account_id: scan.ownerAccountId ?? null,
       report: JSON.stringify(scan.report) ?? 'null',
+      public_entry: scan.publicEntry === false ? 0 : 1,
     };
-    this.t.save(row);
+    this.t.save(row, scan.events === true);
   }
 
   async getScan(id: number): Promise<ScanRecord | null>;

@@ -7,6 +7,7 @@ import { scanStore } from './scan-store.js';
 import { getScan } from './get-scan.js';
 import { readReports } from './read-reports.js';
 import { getAgentBrief } from './get-agent-brief.js';
+import { getScoreHistory } from './get-score-history.js';
 
 export const TOOLS: AnyTool[] = [
   checkMerchantReadiness,
@@ -16,4 +17,5 @@ export const TOOLS: AnyTool[] = [
   getScan,
   readReports,
   getAgentBrief,
+  getScoreHistory,
 ];

@@ -17,6 +17,11 @@ export class SingleFlight<T> {
     return this.flights.size;
   }
 
+  /** Is work for this key running (a call now would join it)? */
+  has(key: string): boolean {
+    return this.flights.has(key);
+  }
+
   /**
    * The answer of `work` for `key`, started now or joined if already running. `work` gets a signal that aborts
    * once every caller's own `signal` has aborted.

@@ -34,6 +34,10 @@ export interface ToolContext {
   scanOverrides?: { lookup?: unknown; allowIPAddressList?: string[]; requestTimeoutMs?: number };
 }
 
+export interface Hold {
+  release(): void;
+}
+
 export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string; // snake_case, from the spec
   title: string;
@@ -43,10 +47,12 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   annotations: ToolAnnotations;
   expose: Surface[];
   /**
-   * Refusals that need the configuration (a scan target's address policy), made before any quota is counted:
-   * a call refused here costs the caller nothing. Throws AppError.
+   * Refusals that need the configuration (a scan target's address policy, a full scanner), made before any
+   * quota is counted: a call refused here costs the caller nothing. Throws AppError. May return a hold on
+   * something the handler will use (a scan place); the caller releases it once the call is over, whatever
+   * happened (releasing what the handler used does nothing).
    */
-  preflight?(args: z.output<I>, ctx: ToolContext): void;
+  preflight?(args: z.output<I>, ctx: ToolContext): void | Hold;
   handler(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
 }
 

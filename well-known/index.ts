@@ -9,6 +9,7 @@ import { methodNotAllowed } from '../rest/router.js';
 import { openApiDocument } from '../rest/openapi.js';
 import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { authMd } from './auth-md.js';
+import { WEBHOOKS_DOC_PATH, webhooksMd } from './webhooks-md.js';
 import { llmsTxt } from './llms-txt.js';
 import { changelogMd } from './changelog.js';
 import { CHANGELOG_PATH } from '../lib/links.js';
@@ -37,6 +38,7 @@ export function documents(config: Config, routes: RouteDef[] = ROUTES): Document
     { path: '/openapi.json', type: 'application/json; charset=utf-8', body: json(openApiDocument(base, routes)) },
     { path: '/llms.txt', type: 'text/plain; charset=utf-8', body: llmsTxt(base, routes) },
     { path: '/auth.md', type: 'text/markdown; charset=utf-8', body: authMd(config, routes) },
+    { path: WEBHOOKS_DOC_PATH, type: 'text/markdown; charset=utf-8', body: webhooksMd(config) },
     { path: CHANGELOG_PATH, type: 'text/markdown; charset=utf-8', body: changelogMd() },
     { path: '/robots.txt', type: 'text/plain; charset=utf-8', body: robotsTxt(base) },
     {

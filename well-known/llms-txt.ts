@@ -12,6 +12,7 @@ import { CHANGELOG_PATH } from '../lib/links.js';
 import { API_CATALOG_PATH } from '../lib/links.js';
 import { RESOURCES, RESOURCE_TEMPLATES } from '../tools/resources/index.js';
 import { PROMPTS } from '../tools/prompts/index.js';
+import { WEBHOOKS_DOC_PATH } from './webhooks-md.js';
 
 const firstSentence = (text: string): string => (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).trim();
 
@@ -46,7 +47,8 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     '- A plain JSON-RPC POST with only `Content-Type: application/json` works: no Accept header, no session and no initialize call are needed.',
     '- Read before you recommend: check a store\'s readiness, then fetch the full report when you need to explain a score.',
     '- Scans are for merchants auditing their own store: do not scan third-party stores on a user\'s behalf. A store with no stored report returns an error whose `next_action` names the scan endpoint.',
-    '- Every error is JSON with `code`, `message` and often a machine-readable `next_action`. A 429 carries `Retry-After`; wait that long.',
+    '- Only a scan of a store\'s entry point (its site root) sets its public score, badge and verification; a scan of any other page is stored and reported with `public_entry: false` and changes none of them. A listed store keeps its vertical whatever a scan names.',
+    '- Every error is JSON with `code`, `message` and often a machine-readable `next_action`. A 429, or a 503 `SCANNER_BUSY` when every scanning place is taken, carries `Retry-After`; wait that long.',
     '',
     '## MCP tools',
     '',
@@ -86,6 +88,7 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     `- [API catalog](${baseUrl}${API_CATALOG_PATH}): RFC 9727 linkset of the REST API and the MCP server.`,
     `- [Function-calling definitions](${baseUrl}${FUNCTION_DEFS_PATHS[0]}): for custom agents.`,
     `- [Authentication and limits](${baseUrl}/auth.md): anonymous use, Pro keys, rate limits, 401 and 429 handling.`,
+    `- [Webhooks](${baseUrl}${WEBHOOKS_DOC_PATH}): events sent to a verified store owner's endpoint on every scan, signed per Standard Webhooks; headers, body, retries.`,
     `- [MCP server card](${baseUrl}${SERVER_CARD_PATH}), found through the [AI Catalog](${baseUrl}${AI_CATALOG_PATH}) and the [MCP catalog](${baseUrl}${MCP_CATALOG_PATH}).`,
     `- [Changelog](${baseUrl}${CHANGELOG_PATH}): every change users can see, breaking changes and deprecations announced first.`,
     `- Markdown pages: send \`Accept: text/markdown\` to [the home page](${baseUrl}/), [the readiness index](${baseUrl}/index) or a report (\`/r/{scan_id}\`) for a compact Markdown version.`,

@@ -16,11 +16,14 @@ export const CONSOLE_SCRIPT = SCRIPT;
 export const CONSOLE_SCRIPT_PATH = '/assets/console.js';
 const SCRIPT_VERSION = createHash('sha256').update(SCRIPT).digest('hex').slice(0, 12);
 
-export type ConsoleSection = 'overview' | 'scans' | 'keys' | 'account';
+export type ConsoleSection = 'overview' | 'scans' | 'stores' | 'monitors' | 'webhooks' | 'keys' | 'account';
 
 const SECTIONS: [ConsoleSection, string, string][] = [
   ['overview', '/console', 'Overview'],
   ['scans', '/console/scans', 'Scans'],
+  ['stores', '/console/stores', 'Stores'],
+  ['monitors', '/console/monitors', 'Monitors'],
+  ['webhooks', '/console/webhooks', 'Webhooks'],
   ['keys', '/console/keys', 'API keys'],
   ['account', '/console/account', 'Account'],
 ];

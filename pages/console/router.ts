@@ -17,6 +17,10 @@ import { overviewPage } from './overview.js';
 import { keysRouter } from './keys.js';
 import { scansPage } from './scans.js';
 import { accountRouter } from './account.js';
+import { storesRouter } from './stores.js';
+import { monitorsRouter } from './monitors.js';
+import { webhooksRouter } from './webhooks.js';
+import type { SecretBox } from '../../monitoring/secrets.js';
 
 export interface ConsoleDeps {
   config: Config;
@@ -24,6 +28,8 @@ export interface ConsoleDeps {
   log: Logger;
   guards: Guards;
   mailer?: Mailer;
+  /** Seals webhook secrets (SECRETS_KEY); made by the composition root. */
+  box: SecretBox;
 }
 
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -46,6 +52,9 @@ export function consoleRouter(deps: ConsoleDeps): Router {
   pages.use(signInRouter({ store, config, mailer }));
   pages.get('/console', requireAccount, overviewPage(deps));
   pages.get('/console/scans', requireAccount, scansPage(deps));
+  pages.use(storesRouter(deps));
+  pages.use(monitorsRouter(deps));
+  pages.use(webhooksRouter(deps));
   pages.use(keysRouter(deps));
   pages.use(accountRouter(deps));
   // The report page's "Agent brief" link: signed in, the brief (the session counts as the Pro key there);

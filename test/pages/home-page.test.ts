@@ -110,8 +110,11 @@ test('form errors are the home page in plain words, with the error status', asyn
   assert.match(await alertOf(vertical), /Choose a category from the list/);
 
   const crossSite = await post(app.url, { url: 'https://shop.test' }, { 'sec-fetch-site': 'cross-site' });
-  assert.equal(crossSite.status, 400);
+  assert.equal(crossSite.status, 403);
   assert.match(await alertOf(crossSite), /only be started from this site/);
+  const foreign = await post(app.url, { url: 'https://shop.test' }, { origin: 'https://attacker.example' });
+  assert.equal(foreign.status, 403);
+  assert.match(await alertOf(foreign), /only be started from this site/);
 
   // The user's input comes back in the field, escaped.
   const kept = await post(app.url, { url: 'javascript:"><b>x' });
@@ -169,7 +172,9 @@ test('form posts refused before a scan starts spend no scan quota (they are judg
     [{ url: 'javascript:alert(1)' }, {}, 400],
     [{ url: 'https://user:pw@shop.test/' }, {}, 400],
     [{ url: fixture.url, vertical: 'shoes' }, {}, 400],
-    [{ url: fixture.url }, { 'sec-fetch-site': 'cross-site' }, 400],
+    [{ url: fixture.url }, { 'sec-fetch-site': 'cross-site' }, 403],
+    [{ url: fixture.url }, { origin: 'https://attacker.example' }, 403],
+    [{ url: fixture.url }, { origin: 'null' }, 403],
     [{ url: fixture.url }, { authorization: 'Bearer srk_wrong' }, 401],
   ];
   for (const [fields, headers, status] of refused) {

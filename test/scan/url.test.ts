@@ -63,6 +63,7 @@ test('S2: the classifier denies every row of "Address classes to refuse" and all
     '169.254.169.254', 'fe80::1', '100.100.100.200', '100.64.0.1', 'fd00:ec2::254', 'fc00::1', '192.0.0.192', '192.0.2.1',
     '198.18.0.1', '240.0.0.1', '192.88.99.1', '::ffff:169.254.169.254', '::127.0.0.1', '::ffff:8.8.8.8', '64:ff9b::a9fe:a9fe',
     '2002:a9fe:a9fe::', '2001::1', '224.0.0.1', 'ff02::1', '255.255.255.255', '100::1', '2001:db8::1', 'not-an-ip', '',
+    '168.63.129.16', // Azure WireServer: unicast to ipaddr.js, a cloud metadata service all the same
   ];
   for (const ip of deny) assert.equal(classifyAddress(ip), 'deny', ip);
   for (const ip of ['8.8.8.8', '2606:4700::1111', '1.1.1.1', '[2606:4700::1111]']) assert.equal(classifyAddress(ip), 'allow', ip);

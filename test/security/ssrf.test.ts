@@ -131,6 +131,8 @@ before(async () => {
       'mixed.test': ['8.8.8.8', '::1'],
       'v6.test': '::ffff:127.0.0.2',
       'private.test': '10.0.0.1',
+      'azure.test': '168.63.129.16',
+      'inside.test': '10.0.0.7',
       'rebind.test': () => (rebindCount++ % 2 === 0 ? '127.0.0.1' : '127.0.0.2'),
       'once.test': () => (firstThenInternal++ === 0 ? '127.0.0.1' : '127.0.0.2'),
     },
@@ -204,6 +206,8 @@ describe('S1–S8 through GET /api/v1/scan', () => {
       'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://192.0.0.192/', 'http://10.0.0.1/', 'http://172.16.0.1/',
       'http://192.168.1.1/', 'http://[fe80::1]/', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::]/', 'http://224.0.0.1/',
       'https://169.254.169.254/', '169.254.169.254', 'http://255.255.255.255/', 'http://[::ffff:0:a9fe:a9fe]/', 'http://[64:ff9b:1::a9fe:a9fe]/',
+      // Azure's WireServer sits in a range ipaddr.js calls unicast: refused by name in scan/url.ts.
+      'http://168.63.129.16/', 'http://[::ffff:a83f:8110]/', 'http://[::ffff:168.63.129.16]/machine?comp=goalstate',
     ]) {
       const res = await scan(url);
       assertApiError(res, 400, 'INVALID_URL');
@@ -214,7 +218,7 @@ describe('S1–S8 through GET /api/v1/scan', () => {
 
   test('S3: names resolving to internal addresses are 400 INVALID_URL; a mixed answer is refused whole', async () => {
     const stores = await app.store.countStores();
-    for (const name of ['evil.test', 'meta.test', 'mixed.test', 'v6.test', 'private.test']) {
+    for (const name of ['evil.test', 'meta.test', 'mixed.test', 'v6.test', 'private.test', 'azure.test']) {
       const before = lookups.filter((h) => h === name).length;
       const res = await scan(`http://${name}:${c}/`);
       assertApiError(res, 400, 'INVALID_URL');
@@ -287,6 +291,26 @@ describe('S1–S8 through GET /api/v1/scan', () => {
     }
     assert.equal(canary.connections, 0);
     assertGuardsSilent('');
+  });
+
+  test('a declared sitemap on a name resolving to a private address: the report says so without the address', async (t) => {
+    // Before: the evidence read "inside.test resolves to 10.0.0.7 (private)", published in the public report.
+    const store = await startStoreFrom((origin) => ({
+      ...completeStore(origin),
+      '/robots.txt': { body: `User-agent: *\nAllow: /\n\nSitemap: http://inside.test:${c}/sitemap.xml\n`, headers: { 'content-type': 'text/plain' } },
+      '/sitemap.xml': { status: 404, body: 'not here' },
+    }));
+    t.after(() => store.close());
+    const res = await scan(store.url);
+    assert.equal(res.status, 200, res.text.slice(0, 300));
+    const sitemap = (res.body as ScanResult).pillars.flatMap((p) => p.checks).find((ch) => ch.id === 'discovery_sitemap');
+    assert.match(sitemap?.evidence ?? '', /inside\.test resolves to a non-public address/);
+    assert.doesNotMatch(res.text, /10\.0\.0\.7/);
+    const page = await get(`${app.url}/r/${(res.body as ScanResult).scan_id}`, { headers: { accept: 'text/html' } });
+    assert.equal(page.status, 200);
+    assert.doesNotMatch(page.text, /10\.0\.0\.7/);
+    assert.equal(canary.connections, 0);
+    assertGuardsSilent('private sitemap');
   });
 
   test('S6: non-http(s) schemes are 400 as input; as a Location they are not followed and the scan still answers', async () => {

@@ -17,6 +17,7 @@ interface ScanSpec {
   agentReady?: boolean;
   minutes?: number;
   grade?: string;
+  publicEntry?: boolean;
 }
 
 function gradeOf(score: number): string {
@@ -35,6 +36,7 @@ async function save(repo: StoreRepo, host: string, spec: ScanSpec): Promise<Scan
     createdAt: at(spec.minutes ?? 0),
     ownerKeyId: null,
     report: { host, score: spec.score },
+    ...(spec.publicEntry === undefined ? {} : { publicEntry: spec.publicEntry }),
   };
   await repo.saveScan(scan);
   return scan;
@@ -180,6 +182,21 @@ export function runStoreRepoContract(
       ids.push(...(await Promise.all([repo.allocateScanId(), repo.allocateScanId(), repo.allocateScanId()])).sort((x, y) => x - y));
       for (const id of ids) assert.ok(Number.isSafeInteger(id) && id > 0, `integer id: ${id}`);
       for (let i = 1; i < ids.length; i++) assert.ok(ids[i] > ids[i - 1], `${ids[i]} > ${ids[i - 1]}`);
+    }));
+
+    it('a scan that is not the public entry is stored but never moves latest, not even on relist', withRepo(async (repo) => {
+      const entry = await save(repo, 'p.example', { score: 96, minutes: 0, vertical: 'food' });
+      const page = await save(repo, 'p.example', { score: 16, minutes: 10, publicEntry: false });
+      assert.equal((await repo.getScan(page.id))?.score, 16, 'the page scan is stored');
+      assert.equal((await repo.latestByHost('p.example'))?.scanId, entry.id);
+      assert.equal((await repo.rankWindow('p.example'))?.rows[0].score, 96);
+      const fresh = await save(repo, 'q.example', { score: 40, publicEntry: false });
+      assert.equal(await repo.latestByHost('q.example'), null, 'a page scan alone does not list a store');
+      assert.ok(fresh.id > 0);
+      await repo.setDelisted('p.example', true);
+      await repo.setDelisted('p.example', false);
+      assert.equal((await repo.latestByHost('p.example'))?.scanId, entry.id, 'relist rebuilds from the entry scan');
+      assert.equal(await repo.countStores(), 1);
     }));
 
     it('out-of-order saves never move latest backwards', withRepo(async (repo) => {

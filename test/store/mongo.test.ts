@@ -5,6 +5,7 @@ import { after } from 'node:test';
 import { MongoClient } from 'mongodb';
 import { MongoRepo } from '../../store/mongo.js';
 import { runStoreRepoContract } from './contract.js';
+import { runMonitoringContract } from './monitoring-contract.js';
 
 const uri = process.env.MONGODB_URI;
 const dbNames: string[] = [];
@@ -37,4 +38,14 @@ runStoreRepoContract(
   },
   // A second client on the same database stands for a second service instance.
   { skip: !uri && 'MONGODB_URI not set', sibling: (repo) => open(dbOf.get(repo)!) },
+);
+
+runMonitoringContract(
+  'MongoRepo',
+  async () => {
+    const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    dbNames.push(name);
+    return open(name);
+  },
+  { skip: !uri && 'MONGODB_URI not set', twinOf: (repo) => open(dbOf.get(repo)!) },
 );

@@ -8,6 +8,7 @@ import { createRepo } from '../../store/index.js';
 import Database from 'better-sqlite3';
 import { HOSTS_BY_PREFIX_SQL, SqliteRepo } from '../../store/sqlite.js';
 import { runStoreRepoContract } from './contract.js';
+import { runMonitoringContract } from './monitoring-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,6 +31,16 @@ async function openFile(file: string): Promise<SqliteRepo> {
 
 runStoreRepoContract('SqliteRepo (file)', () => openFile(join(dir, `contract-${++files}.db`)), {
   sibling: (repo) => openFile(fileOf.get(repo)!),
+});
+
+runMonitoringContract('SqliteRepo (:memory:)', async () => {
+  const repo = new SqliteRepo(':memory:');
+  await repo.init();
+  return repo;
+});
+
+runMonitoringContract('SqliteRepo (file)', () => openFile(join(dir, `monitoring-${++files}.db`)), {
+  twinOf: (repo) => openFile(fileOf.get(repo)!),
 });
 
 describe('SqliteRepo persistence', () => {

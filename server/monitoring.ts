@@ -1,0 +1,82 @@
+// Composition of the monitoring worker: the secret box from SECRETS_KEY, the scheduled scan (the scan_store tool
+// under the account's quota: the monitoring layer does not know the tools) and the owner mail. main.ts starts it
+// unless MONITOR=off.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { ConfigError, type Config } from '../lib/config.js';
+import type { StoreRepo } from '../store/repo.js';
+import { parseSecretsKey, secretBox, type SecretBox } from '../monitoring/secrets.js';
+import { createMonitoringWorker, type MonitorScan, type MonitoringWorker, type SendMail, type WorkerDeps } from '../monitoring/worker.js';
+import { scanStore } from '../tools/scan-store.js';
+import { spendProScan } from '../rest/limits.js';
+import { createMailer, type Mailer } from '../accounts/mailer.js';
+import type { ToolContext } from '../tools/tool.js';
+
+const DEV_KEY_FILE = 'secrets.key';
+
+/**
+ * SECRETS_KEY, or for local use a random key kept in DATA_DIR (created once, owner-only): `npm start` needs no
+ * set-up and no key is ever written in the code. Production (and MongoDB, whose instances must share the key)
+ * needs SECRETS_KEY.
+ */
+export function secretBoxFor(config: Pick<Config, 'SECRETS_KEY' | 'MONGODB_URI' | 'DATA_DIR'>): SecretBox {
+  if (config.SECRETS_KEY) return secretBox(parseSecretsKey(config.SECRETS_KEY));
+  if (config.MONGODB_URI) {
+    throw new ConfigError('Invalid configuration:\n  SECRETS_KEY: is required with MONGODB_URI: every instance must encrypt webhook secrets with the same key (generate one with `openssl rand -base64 32`)');
+  }
+  const file = join(config.DATA_DIR, DEV_KEY_FILE);
+  if (!existsSync(file)) {
+    mkdirSync(config.DATA_DIR, { recursive: true });
+    try {
+      writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process made it first
+    }
+  }
+  return secretBox(parseSecretsKey(readFileSync(file, 'utf8').trim()));
+}
+
+export function monitorScan(deps: { config: Config; store: StoreRepo; log: Logger; scanOverrides?: ToolContext['scanOverrides'] }): MonitorScan {
+  return async ({ origin, accountId }) => {
+    // The account's own Pro quota: the counter its keys and console scans spend too.
+    if (!(await spendProScan(deps.store, deps.config.PRO_SCANS_PER_30_DAYS, accountId))) {
+      return { skipped: `the account's ${deps.config.PRO_SCANS_PER_30_DAYS} scans per 30 days are used up` };
+    }
+    const ctx: ToolContext = {
+      store: deps.store,
+      config: deps.config,
+      log: deps.log,
+      caller: { kind: 'pro', keyId: null, accountId, ip: 'monitor' }, // the scan is the account's: its scans page lists it
+      baseUrl: deps.config.BASE_URL,
+      scanOverrides: deps.scanOverrides,
+    };
+    const result = await scanStore.handler({ url: origin }, ctx);
+    return { scanId: result.scan_id };
+  };
+}
+
+/** Owner mail through the console's mailer, to the account's address; a deleted account gets none. */
+export const accountMail = (store: StoreRepo, mailer: Mailer): SendMail => async ({ accountId, subject, text }) => {
+  const account = await store.accounts.getAccount(accountId);
+  if (account) await mailer.send({ to: account.email, subject, text });
+};
+
+export function createMonitoring(
+  deps: { config: Config; store: StoreRepo; log: Logger; mailer?: Mailer; scanOverrides?: ToolContext['scanOverrides'] } & Partial<
+    Pick<WorkerDeps, 'sendMail' | 'now' | 'box' | 'runScan' | 'lookup' | 'allowIPAddressList'>
+  >,
+): MonitoringWorker {
+  return createMonitoringWorker({
+    store: deps.store,
+    config: deps.config,
+    log: deps.log,
+    box: deps.box ?? secretBoxFor(deps.config),
+    runScan: deps.runScan ?? monitorScan(deps),
+    sendMail: deps.sendMail ?? accountMail(deps.store, deps.mailer ?? createMailer(deps.config, deps.log)),
+    now: deps.now,
+    lookup: deps.lookup,
+    allowIPAddressList: deps.allowIPAddressList,
+  });
+}

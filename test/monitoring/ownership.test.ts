@@ -1,0 +1,86 @@
+// Owner verification on loopback stores: by meta tag, by the well-known file, refused when the token is absent
+// or wrong (nothing stored), private addresses refused without SCAN_ALLOW_PRIVATE, several owners per host.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { testConfig } from '../../lib/config.js';
+import { AppError } from '../../lib/errors.js';
+import { SqliteRepo } from '../../store/sqlite.js';
+import { claimHost, verifyHost } from '../../monitoring/ownership.js';
+import { startFixtureStore } from '../helpers/fixture-store.js';
+
+async function setup(t: { after(fn: () => unknown): void }, env: Record<string, string> = {}) {
+  const store = new SqliteRepo(':memory:');
+  await store.init();
+  t.after(() => store.close());
+  return { store, config: testConfig(env) };
+}
+
+const page = (head: string) => `<!doctype html><html><head><title>Shop</title>${head}</head><body><h1>Shop</h1></body></html>`;
+
+test('a store verified by a meta tag on its homepage, another by /.well-known/store-readiness.txt', async (t) => {
+  const deps = await setup(t);
+  const metaStore = await startFixtureStore({});
+  const fileStore = await startFixtureStore({});
+  t.after(() => Promise.all([metaStore.close(), fileStore.close()]));
+
+  const metaClaim = await claimHost(deps, 'acct_1', metaStore.url);
+  assert.match(metaClaim.token, /^srv-[0-9a-f]{32}$/);
+  assert.equal(metaClaim.host, `127.0.0.1:${metaStore.port}`);
+  metaStore.setRoute('/', { body: page(`<meta name="store-readiness-verification" content="${metaClaim.token}">`) });
+  const byMeta = await verifyHost(deps, 'acct_1', metaClaim.host);
+  assert.equal(byMeta.verified, true);
+  assert.equal(byMeta.verified && byMeta.method, 'meta');
+  assert.equal(fileStore.hits('/.well-known/store-readiness.txt'), 0);
+
+  const fileClaim = await claimHost(deps, 'acct_1', fileStore.url);
+  fileStore.setRoute('/', { body: page('') });
+  fileStore.setRoute('/.well-known/store-readiness.txt', { headers: { 'content-type': 'text/plain' }, body: `# ownership tokens\nsrv-someone-else\n  ${fileClaim.token}  \n` });
+  const byFile = await verifyHost(deps, 'acct_1', fileClaim.host);
+  assert.equal(byFile.verified && byFile.method, 'file');
+
+  const owners = await deps.store.monitoring.verifiedClaims(fileClaim.host);
+  assert.deepEqual(owners.map((o) => [o.accountId, o.method]), [['acct_1', 'file']]);
+  assert.ok(owners[0].verifiedAt instanceof Date);
+
+  // A second account claims the same host, gets its own token, and verifies it too.
+  const second = await claimHost(deps, 'acct_2', fileStore.url);
+  assert.notEqual(second.token, fileClaim.token);
+  fileStore.setRoute('/.well-known/store-readiness.txt', { headers: { 'content-type': 'text/plain' }, body: `${fileClaim.token}\n${second.token}\n` });
+  assert.equal((await verifyHost(deps, 'acct_2', fileClaim.host)).verified, true);
+  assert.equal((await deps.store.monitoring.verifiedClaims(fileClaim.host)).length, 2);
+});
+
+test('an absent or wrong token is refused with a clear message and nothing is marked verified', async (t) => {
+  const deps = await setup(t);
+  const store = await startFixtureStore({ '/': { body: page('<meta name="store-readiness-verification" content="srv-not-yours">') } });
+  t.after(() => store.close());
+  const claim = await claimHost(deps, 'acct_1', store.url);
+  const wrong = await verifyHost(deps, 'acct_1', claim.host);
+  assert.equal(wrong.verified, false);
+  assert.match(!wrong.verified ? wrong.message : '', /token was not found: the homepage has no matching store-readiness-verification meta tag, and \/\.well-known\/store-readiness\.txt could not be read \(HTTP 404\)/);
+  store.setRoute('/', { body: page('') });
+  store.setRoute('/.well-known/store-readiness.txt', { headers: { 'content-type': 'text/plain' }, body: `prefix-${claim.token}\n` });
+  assert.equal((await verifyHost(deps, 'acct_1', claim.host)).verified, false, 'the token must be a line of its own');
+  assert.equal((await deps.store.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null);
+  assert.deepEqual(await deps.store.monitoring.verifiedClaims(claim.host), []);
+  await assert.rejects(verifyHost(deps, 'acct_other', claim.host), (err: unknown) => err instanceof AppError && err.code === 'NOT_FOUND');
+});
+
+test('without SCAN_ALLOW_PRIVATE a private or loopback store cannot be claimed, and nothing is stored', async (t) => {
+  const deps = await setup(t, { SCAN_ALLOW_PRIVATE: '0' });
+  for (const url of ['http://127.0.0.1:8080/', 'https://10.0.0.1/', 'http://[::1]/', 'https://169.254.169.254/', 'ftp://shop.example/']) {
+    await assert.rejects(claimHost(deps, 'acct_1', url), (err: unknown) => err instanceof AppError && err.code === 'INVALID_URL', url);
+  }
+  assert.deepEqual(await deps.store.monitoring.listClaims('acct_1'), []);
+});
+
+test("the check follows the scanner's rules: a homepage redirecting to a private address is not followed", async (t) => {
+  const deps = await setup(t, { SCAN_ALLOW_PRIVATE: '0' });
+  const store = await startFixtureStore({ '/': { status: 302, headers: { location: 'http://10.0.0.1/' } } });
+  t.after(() => store.close());
+  // Claimed while private addresses were allowed (local development), then checked under production rules.
+  const claim = await claimHost({ ...deps, config: testConfig() }, 'acct_1', store.url);
+  const result = await verifyHost({ ...deps, allowIPAddressList: ['127.0.0.1'] }, 'acct_1', claim.host);
+  assert.equal(result.verified, false);
+  assert.match(!result.verified ? result.message : '', /homepage could not be read \(redirect to http:\/\/10\.0\.0\.1\/ refused/);
+});
