@@ -345,12 +345,10 @@ export function mcpRouter(deps: McpDeps): Router {
   // logger is made on first use (in practice: on an error).
   const contextFor = (req: Request, res: Response) => (tool: AnyTool): ToolContext => {
     let log: Logger | undefined;
-    return {
-      ...toolContext(req, res, deps, tool.annotations.openWorldHint),
-      get log() {
-        return (log ??= (req.log ?? deps.log).child({ tool: tool.name }));
-      },
-    };
+    // Not a spread: spreading would call toolContext's log getter and make the request's logger every time.
+    return Object.defineProperty(toolContext(req, res, deps, tool.annotations.openWorldHint), 'log', {
+      get: () => (log ??= (req.log ?? deps.log).child({ tool: tool.name })),
+    });
   };
 
   const handle = async (req: Request, res: Response, _next: NextFunction) => {

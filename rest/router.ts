@@ -46,7 +46,10 @@ export function toolContext(
   return {
     store: deps.store,
     config: deps.config,
-    log: req.log ?? deps.log,
+    // A getter: the request's child logger is made only by a tool that logs (in practice, on an error).
+    get log() {
+      return req.log ?? deps.log;
+    },
     caller,
     baseUrl: deps.config.BASE_URL,
     signal,

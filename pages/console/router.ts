@@ -66,9 +66,13 @@ export function consoleRouter(deps: ConsoleDeps): Router {
     res.redirect(303, `/api/v1/scan/${id}/brief.md`);
   });
   pages.use(consoleErrors);
-  router.use(pages);
+  // Only console paths go through the form parser and the session lookup: a badge or a report page
+  // neither parses a form nor slides a session (nor answers a publicly cached badge with a Set-Cookie).
+  router.use((req, res, next) => (isConsolePath(req.path) ? pages(req, res, next) : next()));
   return router;
 }
+
+const isConsolePath = (path: string): boolean => path === '/console' || path.startsWith('/console/');
 
 /** Expired tokens and sessions go now and then (MongoDB's TTL indexes do it too). */
 function pruneNowAndThen(store: StoreRepo): express.RequestHandler {
