@@ -47,7 +47,7 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     '- A plain JSON-RPC POST with only `Content-Type: application/json` works: no Accept header, no session and no initialize call are needed.',
     '- Read before you recommend: check a store\'s readiness, then fetch the full report when you need to explain a score.',
     '- Scans are for merchants auditing their own store: do not scan third-party stores on a user\'s behalf. A store with no stored report returns an error whose `next_action` names the scan endpoint.',
-    '- Only a scan of a store\'s entry point (its site root) sets its public score, badge and verification; a scan of any other page is stored and reported with `public_entry: false` and changes none of them. A listed store keeps its vertical whatever a scan names.',
+    '- Only a scan of a store\'s entry point (its site root) sets its public score, badge and verification; a scan of any other page is stored and reported with `public_entry: false` and changes none of them. A listed store keeps its vertical whatever a scan names; only its verified owner (in the console) or the operator changes it.',
     '- Every error is JSON with `code`, `message` and often a machine-readable `next_action`. A 429, or a 503 `SCANNER_BUSY` when every scanning place is taken, carries `Retry-After`; wait that long.',
     '',
     '## MCP tools',
