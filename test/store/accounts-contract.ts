@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StoreRepo } from '../../store/repo.js';
 import { sha256Hex } from '../../accounts/secrets.js';
+import { withRepoOf } from './contract.js';
 
 const T0 = Date.parse('2026-01-10T12:00:00.000Z');
 const at = (minutes: number): Date => new Date(T0 + minutes * 60_000);
@@ -22,14 +23,7 @@ export function runAccountRepoContract(name: string, makeRepo: () => Promise<Sto
     describe(name, () => it('AccountRepo contract', { skip: opts.skip }, () => undefined));
     return;
   }
-  const withRepo = (fn: (repo: StoreRepo) => Promise<void>) => async () => {
-    const repo = await makeRepo();
-    try {
-      await fn(repo);
-    } finally {
-      await repo.close();
-    }
-  };
+  const withRepo = withRepoOf(makeRepo);
 
   describe(name, () => {
     it('creates one account per address, also when two first sign-ins race', withRepo(async (repo) => {

@@ -77,6 +77,18 @@ function referenceWindow(
   return { rank: rankOf(sorted[i].score), total: sorted.length, rows };
 }
 
+/** A test body run on a fresh repository, closed afterwards whatever the body did. */
+export function withRepoOf(makeRepo: () => Promise<StoreRepo>) {
+  return (fn: (repo: StoreRepo) => Promise<void>) => async () => {
+    const repo = await makeRepo();
+    try {
+      await fn(repo);
+    } finally {
+      await repo.close();
+    }
+  };
+}
+
 export function runStoreRepoContract(
   name: string,
   makeRepo: () => Promise<StoreRepo>,
@@ -90,14 +102,7 @@ export function runStoreRepoContract(
     return;
   }
 
-  const withRepo = (fn: (repo: StoreRepo) => Promise<void>) => async () => {
-    const repo = await makeRepo();
-    try {
-      await fn(repo);
-    } finally {
-      await repo.close();
-    }
-  };
+  const withRepo = withRepoOf(makeRepo);
 
   describe(name, () => {
     it('ping answers', withRepo(async (repo) => {

@@ -1,4 +1,4 @@
-// Runs the StoreRepo contract against a real MongoDB when MONGODB_URI points at one; each case gets its own
+// Runs the StoreRepo, monitoring and account contracts against a real MongoDB when MONGODB_URI points at one; each case gets its own
 // database test_<pid>_<rand>, dropped at the end. Without MONGODB_URI the suite reports itself skipped.
 import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
@@ -6,10 +6,18 @@ import { MongoClient } from 'mongodb';
 import { MongoRepo } from '../../store/mongo.js';
 import { runStoreRepoContract } from './contract.js';
 import { runMonitoringContract } from './monitoring-contract.js';
+import { runAccountRepoContract } from './accounts-contract.js';
 
 const uri = process.env.MONGODB_URI;
 const dbNames: string[] = [];
 const dbOf = new WeakMap<object, string>();
+
+/** A repository on a database of its own, dropped when the file's tests end. */
+function openFresh(): Promise<MongoRepo> {
+  const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  dbNames.push(name);
+  return open(name);
+}
 
 async function open(name: string): Promise<MongoRepo> {
   const repo = new MongoRepo(uri!, name);
@@ -31,21 +39,15 @@ if (uri) {
 
 runStoreRepoContract(
   'MongoRepo',
-  async () => {
-    const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    dbNames.push(name);
-    return open(name);
-  },
+  openFresh,
   // A second client on the same database stands for a second service instance.
   { skip: !uri && 'MONGODB_URI not set', sibling: (repo) => open(dbOf.get(repo)!) },
 );
 
 runMonitoringContract(
   'MongoRepo',
-  async () => {
-    const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    dbNames.push(name);
-    return open(name);
-  },
+  openFresh,
   { skip: !uri && 'MONGODB_URI not set', twinOf: (repo) => open(dbOf.get(repo)!) },
 );
+
+runAccountRepoContract('MongoRepo accounts', openFresh, { skip: !uri && 'MONGODB_URI not set' });

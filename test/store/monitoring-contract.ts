@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ScanRecord, StoreRepo } from '../../store/repo.js';
 import type { Monitor, NewDelivery, WebhookEndpoint } from '../../store/monitoring-repo.js';
+import { withRepoOf } from './contract.js';
 
 const T0 = Date.parse('2025-03-01T12:00:00.000Z');
 const at = (minutes: number): Date => new Date(T0 + minutes * 60_000);
@@ -89,14 +90,7 @@ export function runMonitoringContract(
     });
     return;
   }
-  const withRepo = (fn: (repo: StoreRepo) => Promise<void>) => async () => {
-    const repo = await makeRepo();
-    try {
-      await fn(repo);
-    } finally {
-      await repo.close();
-    }
-  };
+  const withRepo = withRepoOf(makeRepo);
 
   describe(`${name}: monitoring`, () => {
     it('lists a host\'s scans newest first, up to the limit, and finds the scan before a given one', withRepo(async (repo) => {

@@ -1,24 +1,28 @@
-// Runs the StoreRepo contract against SQLite, in memory and in a file, and checks that a file survives a reopen.
+// Runs the StoreRepo, monitoring and account contracts against SQLite, in memory and in a file, and checks that a
+// file survives a reopen and that the console's scans page reads one index range.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, describe, it, test } from 'node:test';
 import { createRepo } from '../../store/index.js';
 import Database from 'better-sqlite3';
 import { HOSTS_BY_PREFIX_SQL, SqliteRepo } from '../../store/sqlite.js';
 import { runStoreRepoContract } from './contract.js';
 import { runMonitoringContract } from './monitoring-contract.js';
+import { runAccountRepoContract } from './accounts-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
-runStoreRepoContract('SqliteRepo (:memory:)', async () => {
+async function inMemory(): Promise<SqliteRepo> {
   const repo = new SqliteRepo(':memory:');
   await repo.init();
   return repo;
-});
+}
+
+runStoreRepoContract('SqliteRepo (:memory:)', inMemory);
 
 // Two adapters on one file stand for two service instances on one store.
 const fileOf = new WeakMap<object, string>();
@@ -33,15 +37,14 @@ runStoreRepoContract('SqliteRepo (file)', () => openFile(join(dir, `contract-${+
   sibling: (repo) => openFile(fileOf.get(repo)!),
 });
 
-runMonitoringContract('SqliteRepo (:memory:)', async () => {
-  const repo = new SqliteRepo(':memory:');
-  await repo.init();
-  return repo;
-});
+runMonitoringContract('SqliteRepo (:memory:)', inMemory);
 
 runMonitoringContract('SqliteRepo (file)', () => openFile(join(dir, `monitoring-${++files}.db`)), {
   twinOf: (repo) => openFile(fileOf.get(repo)!),
 });
+
+runAccountRepoContract('SqliteRepo accounts (:memory:)', inMemory);
+runAccountRepoContract('SqliteRepo accounts (file)', () => openFile(join(dir, `accounts-${++files}.db`)));
 
 describe('SqliteRepo persistence', () => {
   it('keeps scans, latest, ranks, keys, usage, delisting and the id counter across a reopen', async () => {
@@ -116,4 +119,19 @@ describe('SqliteRepo host completion', () => {
       db.close();
     }
   });
+});
+
+test('the scans page reads one index range: no scan of the table and no sort, with or without a host filter', async () => {
+  const file = join(dir, 'plan.db');
+  const repo = new SqliteRepo(file);
+  await repo.init();
+  await repo.close();
+  const db = new Database(file, { readonly: true });
+  after(() => db.close());
+  const plan = (sql: string) => db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ a: 'acct', h: 'h.test', before: 1e15, n: 51 }).map((r) => (r as { detail: string }).detail);
+  const outer = plan(`SELECT s.id FROM scans AS s INDEXED BY scans_owner_id WHERE s.owner_account_id = @a AND s.id < @before ORDER BY s.id DESC LIMIT @n`);
+  assert.ok(outer.some((d) => /SEARCH s USING (COVERING )?INDEX scans_owner_id/.test(d)), outer.join('; '));
+  assert.ok(!outer.some((d) => /TEMP B-TREE|SCAN s\b/.test(d)), outer.join('; '));
+  const prev = plan('SELECT p.score FROM scans AS p WHERE p.host = @h AND p.id < @before ORDER BY p.id DESC LIMIT 1');
+  assert.ok(prev.some((d) => /INDEX scans_host_id/.test(d)) && !prev.some((d) => /TEMP B-TREE/.test(d)), prev.join('; '));
 });
