@@ -5,19 +5,13 @@
 import '../support/loopback-guard.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
 import { call, startApp } from '../helpers/start-app.js';
 import { startInbox } from '../helpers/smtp.js';
 import { startFixtureStore } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
+import { SHOTS, chromiumAvailable, openChromium } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** The `r` (remaining) of each policy in a RateLimit header: `"scan"; r=29; t=3599, "pro-30d"; r=999; t=…`. */
 function remaining(header: string | null): Record<string, number> {
@@ -30,29 +24,14 @@ function remaining(header: string | null): Record<string, number> {
 }
 
 test('the console in Chromium: mail link, key, scan, scans page, usage = RateLimit, revoke → 401', { timeout: 180_000 }, async (t) => {
-  if (!existsSync(CHROMIUM)) {
-    if (process.env.CI === 'true') assert.fail(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).`);
-    t.skip(`${CHROMIUM} is missing: install it with "apt-get install -y chromium" to run the browser test.`);
-    return;
-  }
-  mkdirSync(SHOTS, { recursive: true });
-  const profile = mkdtempSync(join(tmpdir(), 'srk-console-chromium-'));
+  if (!chromiumAvailable(t)) return;
   const inbox = await startInbox(t);
   const shop = await startFixtureStore({});
   t.after(() => shop.close());
   for (const [path, route] of Object.entries(completeStore(shop.origin))) shop.setRoute(path, route);
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
 
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-  });
-  t.after(async () => {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  });
+  const context = await openChromium(t, 'srk-console-chromium-');
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
   const page = await context.newPage();
   const problems: string[] = [];

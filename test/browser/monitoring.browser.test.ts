@@ -5,27 +5,17 @@
 import '../support/loopback-guard.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
-import { chromium, type BrowserContext } from 'playwright-core';
 import { startApp } from '../helpers/start-app.js';
 import { startInbox } from '../helpers/smtp.js';
 import { startFixtureStore } from '../helpers/fixture-store.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { createMonitoring } from '../../server/monitoring.js';
+import { chromiumAvailable, openChromium } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 test('monitoring in the console in Chromium: verify a store by its token, add a webhook, send a test event', { timeout: 180_000 }, async (t) => {
-  if (!existsSync(CHROMIUM)) {
-    if (process.env.CI === 'true') assert.fail(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).`);
-    t.skip(`${CHROMIUM} is missing: install it with "apt-get install -y chromium" to run the browser test.`);
-    return;
-  }
-  const profile = mkdtempSync(join(tmpdir(), 'srk-monitoring-chromium-'));
+  if (!chromiumAvailable(t)) return;
   const inbox = await startInbox(t);
   const shop = await startFixtureStore({});
   const receiver = await startReceiver();
@@ -33,11 +23,7 @@ test('monitoring in the console in Chromium: verify a store by its token, add a 
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
   const worker = createMonitoring({ config: app.config, store: app.store, log: pino({ level: 'silent' }) });
 
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1280, height: 900 } });
-  t.after(async () => {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  });
+  const context = await openChromium(t, 'srk-monitoring-chromium-');
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));

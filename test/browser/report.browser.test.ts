@@ -5,28 +5,14 @@
 import '../support/loopback-guard.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startApp } from '../helpers/start-app.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { startFixtureStore, type FixtureRoutes, type FixtureStore } from '../helpers/fixture-store.js';
 import { HOSTILE_NAME, completeStore, hostileStore, robotsBlockedStore } from '../fixtures/stores.js';
+import { SHOTS, chromiumAvailable, openChromium } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 async function fixture(t: { after(fn: () => unknown): void }, build: (origin: string) => FixtureRoutes): Promise<FixtureStore> {
   const store = await startFixtureStore({});
@@ -62,13 +48,7 @@ async function hrefsOf(page: Page): Promise<string[]> {
 }
 
 test('the report in Chromium: scan by form, no script runs, badge embeds cross-origin, screenshots', { timeout: 180_000 }, async (t) => {
-  if (!existsSync(CHROMIUM)) {
-    if (process.env.CI === 'true') assert.fail(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).`);
-    t.skip(`${CHROMIUM} is missing: install it with "apt-get install -y chromium" to run the browser test.`);
-    return;
-  }
-  mkdirSync(SHOTS, { recursive: true });
-  const profile = mkdtempSync(join(tmpdir(), 'srk-chromium-'));
+  if (!chromiumAvailable(t)) return;
 
   const hostile = await fixture(t, hostileStore);
   const complete = await fixture(t, completeStore);
@@ -86,17 +66,7 @@ test('the report in Chromium: scan by form, no script runs, badge embeds cross-o
   ];
   for (const [host, score, vertical] of seeded) await saveFakeScan(app.store, { host, score, vertical });
 
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-  });
-  // Close the browser before removing its profile: Chromium keeps writing to it until it exits.
-  t.after(async () => {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  });
+  const context = await openChromium(t, 'srk-chromium-');
   const page = await context.newPage();
   const seen = watch(page);
 

@@ -1,0 +1,37 @@
+// Debian's Chromium driven by playwright-core for the browser tests: where it is, the flags it needs on a machine
+// without a network, and a persistent profile removed after the test. Without Chromium a test skips with a
+// message, except under CI=true where it fails.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestContext } from 'node:test';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const SHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
+
+/** True when Chromium is installed; otherwise the test is skipped (or failed under CI) and false is returned. */
+export function chromiumAvailable(t: TestContext): boolean {
+  if (existsSync(CHROMIUM)) {
+    mkdirSync(SHOTS, { recursive: true });
+    return true;
+  }
+  if (process.env.CI === 'true') assert.fail(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium).`);
+  t.skip(`${CHROMIUM} is missing: install it with "apt-get install -y chromium" to run the browser test.`);
+  return false;
+}
+
+/** A headless Chromium on a fresh profile, closed and removed when the test ends. */
+export async function openChromium(t: TestContext, profilePrefix: string): Promise<BrowserContext> {
+  const profile = mkdtempSync(join(tmpdir(), profilePrefix));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1280, height: 900 } });
+  // Close the browser before removing its profile: Chromium keeps writing to it until it exits.
+  t.after(async () => {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  });
+  return context;
+}
