@@ -1,7 +1,7 @@
 // AccountRepo on MongoDB: thin, every document from mongo-accounts-queries.ts. Tokens and sessions expire by
 // TTL index as well as by the expiresAt filter on every read. Reads go to the primary (the client's default),
 // so a revoked key or ended session is refused at once on every instance.
-import { MongoServerError, type ClientSession, type Collection, type Db } from 'mongodb';
+import { MongoServerError, type Collection, type Db } from 'mongodb';
 import * as Q from './mongo-accounts-queries.js';
 import type { AccountDoc, AccountKeyDoc, OwnedScanDoc, SessionDoc, SignInTokenDoc } from './mongo-accounts-queries.js';
 import type { ApiKeyDoc, ScanDoc } from './mongo-queries.js';
@@ -15,6 +15,7 @@ import type {
   SessionRecord,
   SignInTokenRecord,
 } from './accounts-repo.js';
+import type { MongoRunner } from './mongo-runner.js';
 
 const toAccount = (d: AccountDoc): AccountRecord => ({ id: d._id, email: d.email, createdAt: d.createdAt });
 const toToken = (d: SignInTokenDoc): SignInTokenRecord => ({
@@ -47,12 +48,6 @@ const toOwned = (d: OwnedScanDoc): OwnedScan => ({
   keyId: d.ownerKeyId ?? null,
   previousScore: d.previous[0]?.score ?? null,
 });
-
-/** MongoRepo's transaction runner and per-operation options (time limit, session), shared with its rules. */
-export interface MongoRunner {
-  tx<T>(fn: (session: ClientSession | undefined) => Promise<T>): Promise<T>;
-  opts(session?: ClientSession): { session?: ClientSession; maxTimeMS?: number };
-}
 
 export class MongoAccounts implements AccountRepo {
   private readonly accounts: Collection<AccountDoc>;

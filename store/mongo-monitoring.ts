@@ -22,6 +22,7 @@ import {
   type VerificationMethod,
   type WebhookEndpoint,
 } from './monitoring-repo.js';
+import type { MongoRunner } from './mongo-runner.js';
 
 const isDuplicateKey = (err: unknown): boolean => err instanceof MongoServerError && err.code === 11000;
 
@@ -94,12 +95,6 @@ const toAttempt = (d: AttemptDoc): DeliveryAttempt => ({
 
 type ScanWithOutbox = ScanDoc & { outbox?: ScanOutbox };
 
-/** MongoRepo's transaction runner and per-operation options (session, or a server-side time limit). */
-export interface MongoTx {
-  run<T>(fn: (session: ClientSession | undefined) => Promise<T>): Promise<T>;
-  opts(session: ClientSession | undefined): { session?: ClientSession; maxTimeMS?: number };
-}
-
 export class MongoMonitoring implements MonitoringRepo {
   private readonly claims: Collection<ClaimDoc>;
   private readonly monitors: Collection<MonitorDoc>;
@@ -113,7 +108,7 @@ export class MongoMonitoring implements MonitoringRepo {
   constructor(
     db: Db,
     private readonly isDelisted: (host: string) => Promise<boolean>,
-    private readonly tx: MongoTx,
+    private readonly run: MongoRunner,
   ) {
     this.claims = db.collection<ClaimDoc>('ownership_claims');
     this.monitors = db.collection<MonitorDoc>('monitors');
@@ -140,7 +135,7 @@ export class MongoMonitoring implements MonitoringRepo {
     const n = Math.max(0, Math.floor(limit));
     if (n === 0 || (await this.isDelisted(host))) return [];
     const docs = await this.scans
-      .find(M.scanHistoryFilter(host), { projection: M.HISTORY_PROJECTION, ...this.tx.opts(undefined) })
+      .find(M.scanHistoryFilter(host), { projection: M.HISTORY_PROJECTION, ...this.run.opts(undefined) })
       .sort(M.NEWEST_SCAN_SORT)
       .limit(n)
       .toArray();
@@ -156,12 +151,12 @@ export class MongoMonitoring implements MonitoringRepo {
   }
 
   async previousScanId(host: string, scanId: number): Promise<number | null> {
-    const current = await this.scans.findOne({ _id: { $eq: scanId } }, { projection: { createdAt: 1 }, ...this.tx.opts(undefined) });
+    const current = await this.scans.findOne({ _id: { $eq: scanId } }, { projection: { createdAt: 1 }, ...this.run.opts(undefined) });
     if (!current) return null;
     const prev = await this.scans.findOne(M.scansBefore(host, current.createdAt, scanId), {
       projection: { _id: 1 },
       sort: M.NEWEST_SCAN_SORT,
-      ...this.tx.opts(undefined),
+      ...this.run.opts(undefined),
     });
     return prev?._id ?? null;
   }
@@ -190,7 +185,7 @@ export class MongoMonitoring implements MonitoringRepo {
   }
 
   async clearVerified(accountId: string, host: string): Promise<void> {
-    await this.claims.updateOne(M.claimByAccountHost(accountId, host), M.CLAIM_UNVERIFY, this.tx.opts(undefined));
+    await this.claims.updateOne(M.claimByAccountHost(accountId, host), M.CLAIM_UNVERIFY, this.run.opts(undefined));
   }
 
   async verifiedClaims(host: string): Promise<OwnershipClaim[]> {
@@ -231,7 +226,7 @@ export class MongoMonitoring implements MonitoringRepo {
     const doc = await this.monitors.findOneAndUpdate(
       M.dueMonitorFilter(now),
       M.takeLease(new Date(now.getTime() + leaseMs), token),
-      { sort: M.DUE_MONITOR_SORT, returnDocument: 'after', ...this.tx.opts(undefined) },
+      { sort: M.DUE_MONITOR_SORT, returnDocument: 'after', ...this.run.opts(undefined) },
     );
     return doc ? { row: toMonitor(doc), leaseToken: token } : null;
   }
@@ -278,16 +273,16 @@ export class MongoMonitoring implements MonitoringRepo {
     const doc = await this.scans.findOneAndUpdate(
       M.dueScanEventFilter(now),
       M.takeScanEventLease(new Date(now.getTime() + leaseMs), token),
-      { sort: M.DUE_SCAN_EVENT_SORT, projection: { _id: 1, host: 1, createdAt: 1 }, returnDocument: 'after', ...this.tx.opts(undefined) },
+      { sort: M.DUE_SCAN_EVENT_SORT, projection: { _id: 1, host: 1, createdAt: 1 }, returnDocument: 'after', ...this.run.opts(undefined) },
     );
     return doc ? { row: M.toScanEventRow(doc), leaseToken: token } : null;
   }
 
   // Standalone order: deliveries first (upserts, so a repeat adds nothing), then the outbox row is cleared.
   async completeScanEvent(claim: Leased<ScanEventRow>, deliveries: NewDelivery[]): Promise<boolean> {
-    return this.tx.run(async (session) => {
+    return this.run.tx(async (session) => {
       for (const d of deliveries) await this.upsertDelivery(d, session);
-      const res = await this.scans.updateOne(M.heldScanEvent(claim.row.scanId, claim.leaseToken), M.CLEAR_OUTBOX, this.tx.opts(session));
+      const res = await this.scans.updateOne(M.heldScanEvent(claim.row.scanId, claim.leaseToken), M.CLEAR_OUTBOX, this.run.opts(session));
       return res.matchedCount > 0;
     });
   }
@@ -296,7 +291,7 @@ export class MongoMonitoring implements MonitoringRepo {
   // outbox) is left as it is; the server retries two first writers of one key.
   private async upsertDelivery(delivery: NewDelivery, session: ClientSession | undefined): Promise<void> {
     try {
-      await this.deliveries.updateOne(M.deliveryByDedupeKey(delivery.dedupeKey), M.deliveryInsertOnce(delivery), { upsert: true, ...this.tx.opts(session) });
+      await this.deliveries.updateOne(M.deliveryByDedupeKey(delivery.dedupeKey), M.deliveryInsertOnce(delivery), { upsert: true, ...this.run.opts(session) });
     } catch (err) {
       if (session || !isDuplicateKey(err)) throw err;
     }
@@ -316,7 +311,7 @@ export class MongoMonitoring implements MonitoringRepo {
     const doc = await this.deliveries.findOneAndUpdate(
       M.dueDeliveryFilter(now),
       M.takeLease(new Date(now.getTime() + leaseMs), token),
-      { sort: M.DUE_DELIVERY_SORT, returnDocument: 'after', ...this.tx.opts(undefined) },
+      { sort: M.DUE_DELIVERY_SORT, returnDocument: 'after', ...this.run.opts(undefined) },
     );
     return doc ? { row: toDelivery(doc), leaseToken: token } : null;
   }
@@ -324,17 +319,17 @@ export class MongoMonitoring implements MonitoringRepo {
   // Standalone order: the delivery moves first (the lease check), then its attempt is recorded and old ones pruned.
   async recordAttempt(claim: Leased<Delivery>, a: DeliveryAttempt, next: DeliveryNext): Promise<boolean> {
     const seq = this.seq++;
-    return this.tx.run(async (session) => {
-      const res = await this.deliveries.updateOne(M.heldLease(claim.row.id, claim.leaseToken), M.moveDelivery(next, a.at), this.tx.opts(session));
+    return this.run.tx(async (session) => {
+      const res = await this.deliveries.updateOne(M.heldLease(claim.row.id, claim.leaseToken), M.moveDelivery(next, a.at), this.run.opts(session));
       if (res.matchedCount === 0) return false;
-      await this.attempts.insertOne({ ...a, seq, expiresAt: new Date(a.at.getTime() + M.ATTEMPT_TTL_MS) }, this.tx.opts(session));
+      await this.attempts.insertOne({ ...a, seq, expiresAt: new Date(a.at.getTime() + M.ATTEMPT_TTL_MS) }, this.run.opts(session));
       const [oldestDropped] = await this.attempts
-        .find(M.attemptsOfEndpoint(a.endpointId), { projection: { at: 1, seq: 1 }, ...this.tx.opts(session) })
+        .find(M.attemptsOfEndpoint(a.endpointId), { projection: { at: 1, seq: 1 }, ...this.run.opts(session) })
         .sort(M.NEWEST_ATTEMPT_SORT)
         .skip(ATTEMPTS_KEPT_PER_ENDPOINT)
         .limit(1)
         .toArray();
-      if (oldestDropped) await this.attempts.deleteMany(M.attemptsNotNewerThan(a.endpointId, oldestDropped.at, oldestDropped.seq), this.tx.opts(session));
+      if (oldestDropped) await this.attempts.deleteMany(M.attemptsNotNewerThan(a.endpointId, oldestDropped.at, oldestDropped.seq), this.run.opts(session));
       return true;
     });
   }
@@ -342,11 +337,11 @@ export class MongoMonitoring implements MonitoringRepo {
   // Standalone order: the claims go first, so nothing of the account is delivered or scanned any more.
   async removeAccount(accountId: string): Promise<void> {
     const mine = { accountId: { $eq: accountId } };
-    await this.tx.run(async (session) => {
-      await this.claims.deleteMany(mine, this.tx.opts(session));
-      await this.monitors.deleteMany(mine, this.tx.opts(session));
-      await this.slots.deleteOne({ _id: { $eq: accountId } }, this.tx.opts(session));
-      await this.endpoints.deleteMany(mine, this.tx.opts(session));
+    await this.run.tx(async (session) => {
+      await this.claims.deleteMany(mine, this.run.opts(session));
+      await this.monitors.deleteMany(mine, this.run.opts(session));
+      await this.slots.deleteOne({ _id: { $eq: accountId } }, this.run.opts(session));
+      await this.endpoints.deleteMany(mine, this.run.opts(session));
     });
   }
 

@@ -38,6 +38,7 @@ import type {
 } from './repo.js';
 import { assertVertical, HOST_PREFIX_MAX } from './repo.js';
 import { MongoAccounts } from './mongo-accounts.js';
+import type { MongoRunner } from './mongo-runner.js';
 
 /** Server-side limit of one read, and the client-side limits derived from it. */
 export const STORE_TIMEOUT_MS = 5000;
@@ -217,13 +218,11 @@ export class MongoRepo implements StoreRepo {
     this.apiKeys = this.db.collection<ApiKeyDoc>('api_keys');
     this.usage = this.db.collection<UsageDoc>('usage');
     this.counters = this.db.collection<CounterDoc>('counters');
-    this.monitoring = new MongoMonitoring(this.db, (host) => this.isDelisted(host), {
-      run: (fn) => this.withTransaction(fn),
-      opts: (session) => this.opts(session),
-    });
+    const runner: MongoRunner = { tx: (fn) => this.withTransaction(fn), opts: (session) => this.opts(session) };
+    this.monitoring = new MongoMonitoring(this.db, (host) => this.isDelisted(host), runner);
     this.buckets = this.db.collection<BucketDoc>('score_buckets');
     this.bands = this.db.collection<BandDoc>('score_bands');
-    this.accounts = new MongoAccounts(this.db, { tx: (fn) => this.withTransaction(fn), opts: (session) => this.opts(session) });
+    this.accounts = new MongoAccounts(this.db, runner);
   }
 
   async init(): Promise<void> {
