@@ -7,7 +7,7 @@ import { deleteAccount } from '../../accounts/account.js';
 import { normaliseEmail } from '../../accounts/sign-in.js';
 import { formatDate, html } from '../html.js';
 import { consolePage, publicConsolePage, sendConsolePage, type SignedIn } from './layout.js';
-import { clearSessionCookie, csrfField, requireAccount, sameSiteForm, signedIn } from './session.js';
+import { clearSessionCookie, csrfField, requireAccount, sameSiteForm, signedIn, formFields } from './session.js';
 
 function accountBody(who: SignedIn, error?: string) {
   return consolePage('Account', who, 'account', html`<h1>Account</h1>
@@ -33,7 +33,7 @@ export function accountRouter(deps: { store: StoreRepo; config: Config }): Route
   router.get('/console/account', requireAccount, (_req, res) => void sendConsolePage(res, accountBody(signedIn(res)!)));
   router.post('/console/account/delete', requireAccount, sameSiteForm(deps.config.BASE_URL, { csrf: true }), async (req, res) => {
     const who = signedIn(res)!;
-    if (normaliseEmail((req.body as Record<string, unknown>)?.confirm) !== who.account.email) {
+    if (normaliseEmail(formFields(req).confirm) !== who.account.email) {
       return sendConsolePage(res, accountBody(who, 'The address typed is not this account’s: nothing was deleted.'), { status: 400 });
     }
     await deleteAccount(deps.store, who.account.id);

@@ -8,7 +8,7 @@ import { accountKeys, createAccountKey, firstSendOfForm, keyName, MAX_ACTIVE_KEY
 import { isSecretShaped, newSecret } from '../../accounts/secrets.js';
 import { formatDate, formatTime, html, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
-import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals } from './session.js';
+import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals, formFields } from './session.js';
 
 const KEY_ID = /^[0-9a-f]{12}$/;
 
@@ -67,7 +67,7 @@ export function keysRouter(deps: { store: StoreRepo; config: Config }): Router {
   router.post('/console/keys', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
     const now = new Date();
-    const body = (req.body ?? {}) as Record<string, unknown>;
+    const body = formFields(req);
     if (isSecretShaped(body.request) && !(await firstSendOfForm(store, who.account.id, body.request, now))) {
       const error = 'This form was already sent, and its key was shown then. Create a new key if you did not copy it (and revoke the other).';
       return sendConsolePage(res, await renderKeys(store, who, { error }), { status: 409 });

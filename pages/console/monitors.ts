@@ -8,7 +8,7 @@ import { addMonitor, MAX_MONITORS_PER_ACCOUNT } from '../../monitoring/monitors.
 import type { Monitor } from '../../store/monitoring-repo.js';
 import { formatTime, html, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
-import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals } from './session.js';
+import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals, formFields } from './session.js';
 
 function monitorsTable(monitors: Monitor[], csrf: string): SafeHtml {
   if (monitors.length === 0) return html`<p class="empty">No monitored stores yet.</p>`;
@@ -53,7 +53,6 @@ export function monitorsRouter(deps: { store: StoreRepo; config: Config }): Rout
   const { store, config } = deps;
   const router = Router();
   const form = sameSiteForm(config.BASE_URL, { csrf: true });
-  const body = (req: { body?: unknown }) => (req.body ?? {}) as Record<string, unknown>;
 
   router.get('/console/monitors', requireAccount, async (_req, res) => {
     sendConsolePage(res, await renderMonitors(store, signedIn(res)!));
@@ -62,7 +61,7 @@ export function monitorsRouter(deps: { store: StoreRepo; config: Config }): Rout
   router.post('/console/monitors', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
     try {
-      await addMonitor({ store }, who.account.id, { host: String(body(req).host ?? ''), cadence: body(req).cadence });
+      await addMonitor({ store }, who.account.id, { host: String(formFields(req).host ?? ''), cadence: formFields(req).cadence });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       return sendConsolePage(res, await renderMonitors(store, who, err.message), { status: 400 });
@@ -72,7 +71,7 @@ export function monitorsRouter(deps: { store: StoreRepo; config: Config }): Rout
 
   router.post('/console/monitors/remove', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
-    const removed = await store.monitoring.removeMonitor(who.account.id, String(body(req).id ?? ''));
+    const removed = await store.monitoring.removeMonitor(who.account.id, String(formFields(req).id ?? ''));
     if (!removed) return sendConsolePage(res, await renderMonitors(store, who, 'There is no such monitor in this account.'), { status: 404 });
     res.redirect(303, '/console/monitors');
   });

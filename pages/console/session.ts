@@ -23,6 +23,9 @@ export interface ConsoleLocals extends SignedIn {
 /** Who is signed in on this request, or undefined. */
 export const signedIn = (res: Response): ConsoleLocals | undefined => res.locals.console;
 
+/** The fields of a posted console form (parsed on /console paths only); empty when nothing was posted. */
+export const formFields = (req: { body?: unknown }): Record<string, unknown> => (req.body ?? {}) as Record<string, unknown>;
+
 export function csrfField(token: string): SafeHtml {
   return html`<input type="hidden" name="csrf" value="${token}">`;
 }
@@ -91,7 +94,7 @@ export function sameSiteForm(baseUrl: string, opts: { csrf: boolean }): RequestH
     if (!fromOwnSite(req, baseUrl)) return next(new ForbiddenError('This form can only be sent from this site’s own pages.'));
     if (!opts.csrf) return next();
     const who = signedIn(res);
-    const sent = (req.body as Record<string, unknown> | undefined)?.csrf;
+    const sent = formFields(req).csrf;
     if (!who || typeof sent !== 'string' || !sameSecret(sent, who.csrf)) {
       return next(new ForbiddenError('This form has expired or did not come from this site. Reload the page and try again.'));
     }

@@ -10,7 +10,7 @@ import { confirmSignIn, normaliseEmail, previewSignIn, requestSignIn } from '../
 import { endAllSessions, endSession, startSession } from '../../accounts/sessions.js';
 import { html } from '../html.js';
 import { publicConsolePage, sendConsolePage } from './layout.js';
-import { clearSessionCookie, requireAccount, safeReturnTo, sameSiteForm, setSessionCookie, signedIn } from './session.js';
+import { clearSessionCookie, requireAccount, safeReturnTo, sameSiteForm, setSessionCookie, signedIn, formFields } from './session.js';
 
 export interface SignInDeps {
   store: StoreRepo;
@@ -47,7 +47,7 @@ export function signInRouter(deps: SignInDeps): Router {
   });
 
   router.post('/console/sign-in', fromSite, async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
+    const body = formFields(req);
     const next = safeReturnTo(one(body.next));
     const email = normaliseEmail(body.email);
     if (!email) {
@@ -105,7 +105,7 @@ export function signInRouter(deps: SignInDeps): Router {
   });
 
   router.post('/console/sign-in/confirm', fromSite, async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
+    const body = formFields(req);
     const done = await confirmSignIn(store, body.token, normaliseEmail(body.email));
     if (!done) return sendConsolePage(res, expiredLinkPage(), { status: 400, headers: { 'Referrer-Policy': 'no-referrer' } });
     // A new session id at every sign-in; any session this browser had is ended first.

@@ -10,7 +10,7 @@ import { claimHost, META_NAME, verifyHost, WELL_KNOWN_PATH } from '../../monitor
 import type { OwnershipClaim } from '../../store/monitoring-repo.js';
 import { formatDate, html, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
-import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals } from './session.js';
+import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals, formFields } from './session.js';
 
 interface Notice {
   error?: string;
@@ -67,7 +67,6 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
   const { store, config } = deps;
   const router = Router();
   const form = sameSiteForm(config.BASE_URL, { csrf: true });
-  const body = (req: { body?: unknown }) => (req.body ?? {}) as Record<string, unknown>;
 
   router.get('/console/stores', requireAccount, async (_req, res) => {
     sendConsolePage(res, await renderStores(store, signedIn(res)!));
@@ -76,7 +75,7 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
   router.post('/console/stores', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
     try {
-      const claim = await claimHost({ store, config }, who.account.id, String(body(req).url ?? ''));
+      const claim = await claimHost({ store, config }, who.account.id, String(formFields(req).url ?? ''));
       sendConsolePage(res, await renderStores(store, who, { ok: `Publish the token for ${claim.host}, then press Verify now.` }), { status: 201 });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
@@ -86,7 +85,7 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
 
   router.post('/console/stores/verify', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
-    const host = String(body(req).host ?? '');
+    const host = String(formFields(req).host ?? '');
     const claim = host ? await store.monitoring.getClaim(who.account.id, host) : null;
     if (!claim) return sendConsolePage(res, await renderStores(store, who, { error: 'This account has not claimed that store.' }), { status: 404 });
     const result = await verifyHost({ store, config }, who.account.id, claim.host);
@@ -98,11 +97,11 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
   router.post('/console/stores/vertical', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
     const refuse = async (status: number, error: string) => sendConsolePage(res, await renderStores(store, who, { error }), { status });
-    const host = String(body(req).host ?? '');
+    const host = String(formFields(req).host ?? '');
     const claim = host ? await store.monitoring.getClaim(who.account.id, host) : null;
     if (!claim) return refuse(404, 'This account has not claimed that store.');
     if (!claim.verifiedAt) return refuse(403, `Verify that you own ${claim.host} before setting its vertical.`);
-    const vertical = String(body(req).vertical ?? '');
+    const vertical = String(formFields(req).vertical ?? '');
     let done;
     try {
       done = await store.setVertical(claim.host, vertical);

@@ -11,7 +11,7 @@ import type { SecretBox } from '../../monitoring/secrets.js';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES } from '../../schemas/webhook-event.js';
 import { formatDate, formatTime, html, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
-import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals } from './session.js';
+import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals, formFields } from './session.js';
 
 const ENDPOINT_ID = /^ep_[0-9a-f]{32}$/;
 
@@ -103,8 +103,7 @@ export function webhooksRouter(deps: { store: StoreRepo; config: Config; box: Se
   const ep = { store, config, box };
   const router = Router();
   const form = sameSiteForm(config.BASE_URL, { csrf: true });
-  const body = (req: { body?: unknown }) => (req.body ?? {}) as Record<string, unknown>;
-  const events = (req: { body?: unknown }) => body(req).events ?? [];
+  const events = (req: { body?: unknown }) => formFields(req).events ?? [];
 
   /** The endpoint of the path if it is this account's; otherwise the list with a 404 message (and undefined). */
   async function endpointOf(res: Response, who: ConsoleLocals, id: string): Promise<WebhookEndpoint | undefined> {
@@ -125,7 +124,7 @@ export function webhooksRouter(deps: { store: StoreRepo; config: Config; box: Se
   router.post('/console/webhooks', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
     try {
-      const { endpoint, secret } = await addEndpoint(ep, who.account.id, { url: String(body(req).url ?? ''), events: events(req) });
+      const { endpoint, secret } = await addEndpoint(ep, who.account.id, { url: String(formFields(req).url ?? ''), events: events(req) });
       sendConsolePage(res, await renderEndpoint(store, who, endpoint, { secret: { value: secret, note: 'Your receiver checks each message with this secret.' } }), { status: 201 });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
@@ -172,7 +171,7 @@ export function webhooksRouter(deps: { store: StoreRepo; config: Config; box: Se
     return { ok: 'The endpoint is on again: the next events will be sent.' };
   });
   action('resend', async (who, _endpoint, req) => {
-    await resend(ep, who.account.id, String(body(req).delivery ?? ''));
+    await resend(ep, who.account.id, String(formFields(req).delivery ?? ''));
     return { ok: 'Sent again with the same webhook-id; the new attempt appears below within a few seconds (reload).' };
   });
   action('delete', async (who, endpoint) => {
