@@ -14,6 +14,8 @@ export function cpuMs(fn: () => void): number {
 
 /** The smallest time a measured batch should take, so the clock's resolution and one-off pauses do not decide. */
 const MIN_BATCH_MS = 20;
+/** Measurements taken before a ratio over the bound fails the test. */
+const MEASUREMENTS = 3;
 
 export interface LinearOptions {
   /** How much larger the large input is than the small one (default 10). */
@@ -45,17 +47,30 @@ export function assertLinear<I>(label: string, n: number, make: (size: number) =
     for (let i = 0; i < factor; i++) run(small[i % 2]);
   });
   const reps = Math.max(1, Math.ceil(minBatchMs / Math.max(once, 0.01)));
+  const measure = (times: number): [number, number] => {
+    let bestSmall = Infinity;
+    let bestLarge = Infinity;
+    for (let r = 0; r < times; r++) {
+      bestSmall = Math.min(bestSmall, cpuMs(() => {
+        for (let i = 0; i < reps * factor; i++) run(small[i % 2]);
+      }));
+      bestLarge = Math.min(bestLarge, cpuMs(() => {
+        for (let i = 0; i < reps; i++) run(large[i % 2]);
+      }));
+    }
+    return [bestSmall, bestLarge];
+  };
+  // The process's CPU time includes V8's compiler and collector threads, which may still be busy with the code
+  // just warmed up: one round is thrown away first, and a ratio over the bound is measured again (up to
+  // MEASUREMENTS times). A superlinear `run` fails every measurement; a one-off pause fails one.
+  measure(1);
   let bestSmall = Infinity;
   let bestLarge = Infinity;
-  for (let r = 0; r < rounds; r++) {
-    bestSmall = Math.min(bestSmall, cpuMs(() => {
-      for (let i = 0; i < reps * factor; i++) run(small[i % 2]);
-    }));
-    bestLarge = Math.min(bestLarge, cpuMs(() => {
-      for (let i = 0; i < reps; i++) run(large[i % 2]);
-    }));
+  let ratio = Infinity;
+  for (let attempt = 0; attempt < MEASUREMENTS && ratio > slack; attempt++) {
+    const [s, l] = measure(rounds);
+    if (l / Math.max(s, 0.001) < ratio) [bestSmall, bestLarge, ratio] = [s, l, l / Math.max(s, 0.001)];
   }
-  const ratio = bestLarge / Math.max(bestSmall, 0.001);
   assert.ok(
     ratio <= slack,
     `${label}: ${factor}× the input took ${(ratio * factor).toFixed(1)}× the time (at most ${slack * factor}× for linear growth); ` +
