@@ -30,11 +30,13 @@ interface RequestLine {
   url: string | undefined;
 }
 
-const LINE = Symbol('request line');
 const BASE = Symbol('request logger base');
 const CHILD = Symbol('request logger');
 
-type Logged = Request & { [LINE]: RequestLine; [BASE]: Logger; [CHILD]?: Logger };
+type Logged = Request & { [BASE]: Logger; [CHILD]?: Logger };
+
+/** The request as its log line names it, made only when something is logged. */
+const lineOf = (req: Request): RequestLine => ({ id: req.id, method: req.method, url: redactUrl(req.originalUrl ?? req.url) });
 
 /** req.log, made on first use: most requests never log anything but their one line. */
 function installLazyLog(proto: object): void {
@@ -42,7 +44,7 @@ function installLazyLog(proto: object): void {
   Object.defineProperty(proto, 'log', {
     configurable: true,
     get(this: Logged) {
-      return (this[CHILD] ??= this[BASE].child({ req: this[LINE] }));
+      return (this[CHILD] ??= this[BASE].child({ req: lineOf(this) }));
     },
     set(this: Logged, value: Logger) {
       this[CHILD] = value;
@@ -59,7 +61,6 @@ export function requestLogger(log: Logger): RequestHandler {
     req.id = id;
     installLazyLog(Object.getPrototypeOf(req) as object);
     const logged = req as Logged;
-    logged[LINE] = { id, method: req.method, url: redactUrl(req.originalUrl ?? req.url) };
     logged[BASE] = log;
     const start = Date.now();
     let done = false;
@@ -68,7 +69,7 @@ export function requestLogger(log: Logger): RequestHandler {
       done = true;
       logLine(logged, res, Date.now() - start, err instanceof Error ? err : undefined);
     };
-    res.on('finish', finish);
+    // 'close' follows every response, finished or cut off; 'error' comes first when writing failed.
     res.on('close', finish);
     res.on('error', finish);
     next();
@@ -81,7 +82,7 @@ function logLine(req: Logged, res: Response, responseTime: number, err: Error | 
   const base = req[CHILD] ?? req[BASE];
   const level = failed ? 'error' : 'info';
   if (!base.isLevelEnabled(level)) return;
-  const fields = { ...(req[CHILD] ? {} : { req: req[LINE] }), res: { statusCode: res.statusCode }, responseTime };
+  const fields = { ...(req[CHILD] ? {} : { req: lineOf(req) }), res: { statusCode: res.statusCode }, responseTime };
   if (failed) base.error({ ...fields, err: err ?? new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
   else base.info(fields, 'request completed');
 }

@@ -14,10 +14,12 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import {
   ErrorCode,
   JSONRPCMessageSchema,
+  isJSONRPCRequest,
   ListToolsRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type ListToolsResult,
   type ServerNotification,
   type ServerRequest,
@@ -341,21 +343,19 @@ export function mcpRouter(deps: McpDeps): Router {
       throw err;
     }));
 
-  // Only a tool that reaches out (open world) has work worth cancelling when the client goes away; the tool's
-  // logger is made on first use (in practice: on an error).
-  const contextFor = (req: Request, res: Response) => (tool: AnyTool): ToolContext => {
-    let log: Logger | undefined;
-    // Not a spread: spreading would call toolContext's log getter and make the request's logger every time.
-    return Object.defineProperty(toolContext(req, res, deps, tool.annotations.openWorldHint), 'log', {
-      get: () => (log ??= (req.log ?? deps.log).child({ tool: tool.name })),
-    });
-  };
+  // Only a tool that reaches out (open world) has work worth cancelling when the client goes away.
+  const contextFor = (req: Request, res: Response) => (tool: AnyTool): ToolContext =>
+    toolContext(req, res, deps, tool.annotations.openWorldHint, tool.name);
 
   const handle = async (req: Request, res: Response, _next: NextFunction) => {
-    const parsed = JSONRPCMessageSchema.safeParse(req.body);
-    if (!parsed.success) return sendJsonRpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message.', isValidId(req.body?.id) ? req.body.id : null);
-    const message = parsed.data;
-    if (!('method' in message) || !('id' in message)) return void res.status(202).end(); // notification or response
+    const body = req.body as Record<string, unknown>; // one JSON-RPC envelope (singleMessage)
+    const isRequest = typeof body.method === 'string' && body.id !== undefined;
+    // Checked against the SDK's schema for its kind: a request the SDK did not recognise would go unanswered.
+    if (!(isRequest ? isJSONRPCRequest(body) : JSONRPCMessageSchema.safeParse(body).success)) {
+      return sendJsonRpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message.', isValidId(body.id) ? body.id : null);
+    }
+    if (!isRequest) return void res.status(202).end(); // notification or response
+    const message = body as JSONRPCRequest;
     // After initialize a client names its protocol version; one we do not speak is refused, as the SDK does.
     const version = req.headers['mcp-protocol-version'];
     if (message.method !== 'initialize' && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
@@ -364,7 +364,7 @@ export function mcpRouter(deps: McpDeps): Router {
     try {
       await connect();
       let id = 0;
-      const call = mux.request(message as Parameters<RequestMux['request']>[0], (own) => contexts.set((id = own), contextFor(req, res)));
+      const call = mux.request(message, (own) => contexts.set((id = own), contextFor(req, res)));
       // A client that leaves before its answer: the SDK aborts the handler and the answer is dropped.
       const onClose = () => {
         if (!res.writableFinished) call.cancel();

@@ -223,8 +223,8 @@ function readLimiter(opts: {
     const info = { limit, used: hits.totalHits, remaining: Math.max(limit - hits.totalHits, 0), resetTime: hits.resetTime, key };
     (req as Request & { rateLimit: typeof info }).rateLimit = info;
     if (!res.headersSent) {
-      res.append('RateLimit', `"${name}"; r=${info.remaining}; t=${resetSeconds(info.resetTime)}`);
-      res.append('RateLimit-Policy', `"${name}"; q=${limit}; w=${windowSeconds}; pk=:${partitionKey(key)}:`);
+      res.appendHeader('RateLimit', `"${name}"; r=${info.remaining}; t=${resetSeconds(info.resetTime)}`);
+      res.appendHeader('RateLimit-Policy', `"${name}"; q=${limit}; w=${windowSeconds}; pk=:${partitionKey(key)}:`);
     }
     if (hits.totalHits > limit) {
       if (!res.headersSent) res.setHeader('Retry-After', String(resetSeconds(info.resetTime)));
@@ -313,25 +313,34 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
   const countScan = chain([counted, scansPerHour, proQuota.count]);
   const peekScan = chain([peekScansPerHour, proQuota.peek]);
 
-  const identify = async (req: Request, res: Response, next: NextFunction) => {
+  // Synchronous for the common caller, who sends neither a key nor a session the request may carry: only a
+  // credential costs a store lookup.
+  const identify = (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
     const ip = req.ip ?? '';
     res.locals.caller = { kind: 'anonymous', keyId: null, ip } satisfies Caller;
     const header = req.headers.authorization;
     if (header === undefined) {
       // A signed-in console session stands for the Pro key on the few same-origin requests it may carry.
       const sessionToken = sessionCarriesPro(req, config.BASE_URL) ? sessionTokenOf(req) : undefined;
-      const identity = sessionToken ? await resolveProIdentity(store, { sessionToken }) : null;
-      if (identity) {
-        res.locals.caller = { kind: 'pro', keyId: null, accountId: identity.accountId, ip } satisfies Caller;
-        res.locals.proSession = identity.session;
-      }
-      return next();
+      if (!sessionToken) return next();
+      return resolveProIdentity(store, { sessionToken }).then((identity) => {
+        if (identity) {
+          res.locals.caller = { kind: 'pro', keyId: null, accountId: identity.accountId, ip } satisfies Caller;
+          res.locals.proSession = identity.session;
+        }
+        next();
+      });
     }
     const token = /^Bearer ([\x21-\x7e]{1,200})$/.exec(header)?.[1];
-    const identity = token ? await resolveProIdentity(store, { bearer: token }) : null;
-    if (identity) res.locals.caller = { kind: 'pro', keyId: identity.keyId, accountId: identity.accountId, ip } satisfies Caller;
-    else res.locals.authError = true;
-    next();
+    if (!token) {
+      res.locals.authError = true;
+      return next();
+    }
+    return resolveProIdentity(store, { bearer: token }).then((identity) => {
+      if (identity) res.locals.caller = { kind: 'pro', keyId: identity.keyId, accountId: identity.accountId, ip } satisfies Caller;
+      else res.locals.authError = true;
+      next();
+    });
   };
 
   const auth = (mode: 'none' | 'optional' | 'pro'): RequestHandler => (_req, res, next) => {
@@ -370,12 +379,13 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
   };
 }
 
-/** Runs middlewares in order, stopping at the first error. */
+/** Runs middlewares in order, stopping at the first error (a rejected promise from an async one included). */
 function chain(handlers: RequestHandler[]): RequestHandler {
   return (req, res, next) => {
     const run = (i: number): void => {
       if (i === handlers.length) return next();
-      void Promise.resolve(handlers[i](req, res, (err?: unknown) => (err ? next(err) : run(i + 1)))).catch(next);
+      const result: unknown = handlers[i](req, res, (err?: unknown) => (err ? next(err) : run(i + 1)));
+      if (result instanceof Promise) result.catch(next);
     };
     run(0);
   };

@@ -26,13 +26,15 @@ export interface RouterDeps {
 
 /**
  * The per-request context handed to a tool. When cancellable, its signal aborts when the client goes away
- * mid-request; only work that reaches out (the scan) needs that, a read of stored data ends on its own.
+ * mid-request; only work that reaches out (the scan) needs that, a read of stored data ends on its own. Its logger
+ * is made on first use (in practice, on an error), bound to `toolName` when one is given.
  */
 export function toolContext(
   req: Request,
   res: Response,
   deps: Pick<RouterDeps, 'config' | 'store' | 'log' | 'scanOverrides'>,
   cancellable = true,
+  toolName?: string,
 ): ToolContext {
   let signal: AbortSignal | undefined;
   if (cancellable) {
@@ -43,12 +45,13 @@ export function toolContext(
     signal = controller.signal;
   }
   const caller: Caller = res.locals.caller ?? { kind: 'anonymous', keyId: null, ip: req.ip ?? '' };
+  let log: Logger | undefined;
   return {
     store: deps.store,
     config: deps.config,
-    // A getter: the request's child logger is made only by a tool that logs (in practice, on an error).
     get log() {
-      return req.log ?? deps.log;
+      const base = req.log ?? deps.log;
+      return (log ??= toolName === undefined ? base : base.child({ tool: toolName }));
     },
     caller,
     baseUrl: deps.config.BASE_URL,
