@@ -5,7 +5,7 @@
 // targets of the parsers, of hostile-store scans and of store-failure recovery (test/bench/timings.ts).
 // `npm run bench -- parsers hostile recovery console` runs only those sections (`load` names the rest).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -38,6 +38,10 @@ const children: ChildProcess[] = [];
 interface Row {
   name: string;
   reqPerSec: number;
+  /** Server CPU per answered request (user + system), where /proc tells: steadier than req/s on a shared machine. */
+  cpuUs?: number;
+  /** The baseline's CPU per request over this one's: the CPU-side view of the same ratio. */
+  cpuRatio?: number;
   p50: number;
   p99: number;
   errors: number;
@@ -111,6 +115,7 @@ async function main() {
   const routesFile = join(work, 'express-routes.json');
   writeFileSync(routesFile, JSON.stringify(expressRoutes));
   const expressFloor = await startChild(['express-floor', routesFile], env);
+  const storeRoutes = await startChild(['store-routes', dataDir], env);
 
   const rows: Row[] = [];
   const base = await load('floor: bare node:http, same bytes', { url: `${floor}/` });
@@ -118,17 +123,22 @@ async function main() {
   const rnd = (n: number) => 1 + Math.floor(Math.random() * n);
   const reportFloor = await load('floor: express route, report bytes', { url: `${expressFloor}/report` });
   rows.push(reportFloor);
+  rows.push(await load('ceiling: express route + store read only', { url: storeRoutes, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/scan/${rnd(SEEDED_SCANS)}` }) }] }, reportFloor));
   rows.push(await load('stored report read', { url: app, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/v1/scan/${rnd(SEEDED_SCANS)}.json` }) }] }, reportFloor, 0.8));
   const badgeFloor = await load('floor: express route, badge bytes', { url: `${expressFloor}/badge` });
   rows.push(badgeFloor);
-  rows.push(await load('badge (50% unknown hosts)', { url: app, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/badge/${Math.random() < 0.5 ? hosts[rnd(SEEDED_SCANS) - 1] : `nobody${rnd(1e6)}.test`}.svg` }) }] }, badgeFloor, 0.8));
+  const badgePath = () => `${Math.random() < 0.5 ? hosts[rnd(SEEDED_SCANS) - 1] : `nobody${rnd(1e6)}.test`}`;
+  rows.push(await load('ceiling: express route + index lookup only', { url: storeRoutes, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/badge/${badgePath()}` }) }] }, badgeFloor));
+  rows.push(await load('badge (50% unknown hosts)', { url: app, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/badge/${badgePath()}.svg` }) }] }, badgeFloor, 0.8));
   const mcpFloor = await load('floor: express POST route, MCP bytes', { url: `${expressFloor}/mcp`, method: 'POST', headers: { 'content-type': 'application/json' }, body: mcpCall(hosts[0]) });
   rows.push(mcpFloor);
+  const mcpCalls = [{ setupRequest: (r: autocannon.Request) => ({ ...r, body: mcpCall(hosts[rnd(SEEDED_SCANS) - 1]) }) }];
+  rows.push(await load('ceiling: the MCP router alone', { url: `${storeRoutes}/mcp`, method: 'POST', headers: { 'content-type': 'application/json' }, requests: mcpCalls }, mcpFloor));
   rows.push(await load('MCP tools/call check_merchant_readiness', {
     url: `${app}/mcp`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, body: mcpCall(hosts[rnd(SEEDED_SCANS) - 1]) }) }],
+    requests: mcpCalls,
   }, mcpFloor, 0.4));
   const bulkHosts = Array.from({ length: 100 }, (_, i) => (i % 2 ? hosts[i * 97] : `unknown${i}.test`));
   rows.push(await load('bulk read, 100 hosts (Pro)', {
@@ -167,7 +177,10 @@ async function main() {
 
 async function load(name: string, opts: Record<string, unknown>, base?: Row, target?: number): Promise<Row> {
   if (WARMUP > 0) await autocannon({ connections: 50, ...opts, duration: WARMUP } as autocannon.Options);
+  const pid = serverPids.get(new URL(String(opts.url)).origin);
+  const cpuBefore = cpuTicksOf(pid);
   const result = await autocannon({ connections: 50, duration: DURATION, ...opts } as autocannon.Options);
+  const cpuAfter = cpuTicksOf(pid);
   const row: Row = {
     name,
     reqPerSec: Math.round(result.requests.average),
@@ -175,10 +188,30 @@ async function load(name: string, opts: Record<string, unknown>, base?: Row, tar
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
   };
+  if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0) {
+    row.cpuUs = Math.round(((cpuAfter - cpuBefore) * (1e6 / CLOCK_TICKS)) / result.requests.total);
+  }
   if (base) row.ratio = Math.round((row.reqPerSec / base.reqPerSec) * 100) / 100;
+  if (base?.cpuUs && row.cpuUs) row.cpuRatio = Math.round((base.cpuUs / row.cpuUs) * 100) / 100;
   if (target !== undefined) row.target = `≥ ${target}×`;
-  process.stderr.write(`  ${name}: ${row.reqPerSec} req/s\n`);
+  process.stderr.write(`  ${name}: ${row.reqPerSec} req/s${row.cpuUs ? `, ${row.cpuUs} µs CPU a request` : ''}\n`);
   return row;
+}
+
+/** Each server child's pid by its URL origin, to read its CPU time. */
+const serverPids = new Map<string, number>();
+const CLOCK_TICKS = 100; // USER_HZ: /proc counts CPU time in hundredths of a second on Linux
+
+/** User + system CPU ticks a process has used, from /proc (undefined where there is none). */
+function cpuTicksOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the parenthesised command name: state is the 3rd field, utime the 14th, stime the 15th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
 }
 
 async function scanTiming() {
@@ -311,8 +344,13 @@ function report(
 ) {
   const pad = (s: string | number, n: number) => String(s).padEnd(n);
   const lines = [
-    `${pad('scenario', 42)}${pad('req/s', 9)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('errors', 8)}${pad('ratio', 7)}target`,
-    ...rows.map((r) => `${pad(r.name, 42)}${pad(r.reqPerSec, 9)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.errors, 8)}${pad(r.ratio !== undefined ? r.ratio.toFixed(2) : r === rows[0] ? '1.00' : '—', 7)}${r.target ?? ''}`),
+    `${pad('scenario', 44)}${pad('req/s', 9)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('errors', 8)}${pad('ratio', 7)}${pad('target', 8)}${pad('CPU µs', 8)}CPU ratio`,
+    ...rows.map(
+      (r) =>
+        `${pad(r.name, 44)}${pad(r.reqPerSec, 9)}${pad(r.p50, 8)}${pad(r.p99, 8)}${pad(r.errors, 8)}` +
+        `${pad(r.ratio !== undefined ? r.ratio.toFixed(2) : r === rows[0] ? '1.00' : '—', 7)}${pad(r.target ?? '', 8)}` +
+        `${pad(r.cpuUs ?? '—', 8)}${r.cpuRatio !== undefined ? r.cpuRatio.toFixed(2) : ''}`,
+    ),
     '',
     `scan of the complete fixture store (loopback): median ${scan.median.toFixed(1)} ms, p95 ${scan.p95.toFixed(1)} ms, ${scan.requests} requests, score ${scan.score} ${scan.grade} (target < 500 ms)`,
     `rank window on ${index.size.toLocaleString('en')} stores: median ${index.rankWindow.median.toFixed(3)} ms, p99 ${index.rankWindow.p99.toFixed(3)} ms (target < 1 ms)`,
@@ -338,7 +376,10 @@ async function startChild(args: string[], env: NodeJS.ProcessEnv): Promise<strin
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  return (JSON.parse(line) as { url: string }).url;
+  const { url } = JSON.parse(line) as { url: string };
+  // taskset execs the server, so the child's pid is the server's.
+  if (child.pid !== undefined) serverPids.set(new URL(url).origin, child.pid);
+  return url;
 }
 
 try {

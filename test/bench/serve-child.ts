@@ -1,7 +1,11 @@
 // A benchmark target in its own process (so the load generator does not share its event loop):
 // `app <dataDir>` runs the service on that store; `floor <bodyFile>` a bare node:http server answering the
 // same bytes for every request; `express-floor <routesFile>` bare express routes, each answering fixed bytes
-// (routes file: [{ method, path, type, file }]) — the ratio denominators. Prints {"url"} on stdout once listening.
+// (routes file: [{ method, path, type, file }]) — the ratio denominators; `store-routes <dataDir>` bare express
+// routes doing only the store's part of a stored read and of a badge, with none of the service's per-request duties
+// (log line, request id, caller, limits), and the MCP router alone: the most those answers can reach, beside the
+// service's figures.
+// Prints {"url"} on stdout once listening.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +14,8 @@ import express from 'express';
 import { createApp } from '../../server/app.js';
 import { loadConfig } from '../../lib/config.js';
 import { createRepo } from '../../store/index.js';
+import { badgeFor } from '../../pages/badge.js';
+import { mcpRouter } from '../../mcp/server.js';
 
 const [mode, arg] = process.argv.slice(2);
 
@@ -29,6 +35,21 @@ if (mode === 'floor') {
     const body = readFileSync(route.file);
     app[route.method](route.path, (_req, res) => void res.type(route.type).send(body));
   }
+  const server = app.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
+} else if (mode === 'store-routes') {
+  const config = loadConfig({ ...process.env, DATA_DIR: arg, PORT: '0', LOG_LEVEL: 'silent' });
+  const store = await createRepo(config);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.get('/scan/:id', async (req, res) => {
+    const scan = await store.getScan(Number(req.params.id), 'json');
+    res.type('application/json; charset=utf-8').send(scan?.reportJson);
+  });
+  app.get('/badge/:host', async (req, res) => void res.type('image/svg+xml').send(badgeFor(await store.latestByHost(req.params.host)).svg));
+  // POST /mcp as the service mounts it (its guards, the SDK, the tools), without the service's other layers.
+  const documents = { llmsTxt: () => '', reportMarkdown: () => '', indexMarkdown: () => '' };
+  app.use(mcpRouter({ config, store, log: pino({ level: 'silent' }), documents }));
   const server = app.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
 } else {
   const config = loadConfig({ ...process.env, DATA_DIR: arg, PORT: '0', LOG_LEVEL: 'silent' });
