@@ -24,7 +24,7 @@ export function checkDeprecation(route: Pick<RouteDef, 'method' | 'path' | 'depr
   const sunset = day(dep.sunset, `${name}: deprecated.sunset`);
   const earliest = new Date(since);
   earliest.setUTCMonth(earliest.getUTCMonth() + 6);
-  if (sunset < earliest) throw new Error(`${name}: the sunset (${dep.sunset}) must be at least 6 months after ${dep.since} (spec §9.3).`);
+  if (sunset < earliest) throw new Error(`${name}: the sunset (${dep.sunset}) must be at least 6 months after ${dep.since}.`);
   if (!dep.successor.startsWith('/')) throw new Error(`${name}: deprecated.successor must be a path of this service.`);
 }
 

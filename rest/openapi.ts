@@ -166,7 +166,7 @@ const DISCOVERY_SCHEMA: Json = {
           tool: { type: 'string' },
           deprecated: {
             type: 'object',
-            description: 'Present only on a deprecated endpoint (spec §9.3).',
+            description: 'Present only on a deprecated endpoint: the day it was deprecated, the day it will be removed (at least six months later) and the path that replaces it.',
             required: ['since', 'sunset', 'successor'],
             properties: { since: { type: 'string', format: 'date' }, sunset: { type: 'string', format: 'date' }, successor: { type: 'string' } },
           },

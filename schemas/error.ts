@@ -17,7 +17,7 @@ export const NextAction = z
 
 export const ErrorBody = z
   .object({
-    code: z.enum(ERROR_CODES).describe('Stable error code (spec §7).'),
+    code: z.enum(ERROR_CODES).describe('Stable error code to branch on; the message may change between versions.'),
     message: z.string().describe('Human-readable explanation; says so when a rate limit was hit.'),
     error: z.string().optional().describe('Legacy copy of message, kept for backward compatibility.'),
     next_action: NextAction.optional(),
