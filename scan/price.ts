@@ -549,7 +549,7 @@ export interface PriceMention {
 const OTHER_BEFORE =
   /(?:(?<!\p{L})(?:ex(?:cl)?\.? vat|excl\.? tax|tax excl|brez ddv|netto|ohne mwst|exkl\. mwst|hors taxes?|hors tva|sans tva|sin iva|senza iva|excl\.? btw|exkl\.? moms|ekskl\.? moms|bez dph|bez vat|savings?|save|you save|sparen sie|sie sparen|économisez|ahorra|ahorro|risparmi|bespaar|oszczędzasz|spara|spar|orders? (?:over|from|above)|spend|free (?:delivery|shipping)|kostenlose[rn]? versand|livraison gratuite|envío gratis|spedizione gratuita|gratis verzending|frete grátis|grundpreis|unit price|prix au kg|prezzo al kg|precio por kg|earn|up to|for every|extra|bonus|cash ?back|rewards?|gift card|coupon|\d{1,2}\s?x(?: de)?)(?!\p{L}))[^\d\n]{0,30}$/iu;
 const OTHER_AFTER =
-  /^[^\n\d]{0,3}(?:delivery|shipping|postage|versand|envío|spedizione|livraison|frete|dostava|wysyłka|frakt|fragt|verzendkosten|\/\s?month|\/\s?mo\b|per month|p\/m|a month|monthly|\/\s?mes|al mes|por mes|\/\s?mois|par mois|\/\s?monat|monatlich|al mese|per maand|sem juros|ex(?:cl)?\.? vat|excl\.? tax|bez dph|hors tva|\/\s?(?:\d{1,4}\s?)?(?:kg|g|l|ml|cl|m|m²|m2|lb|oz|st|stk|pc|pcs|unit)(?!\p{L})|per (?:kg|100 ?g|litre|liter|unit)|(?:off|back|in rewards|cash ?back|spent|rabatt|de réduction|de descuento|di sconto|korting)(?!\p{L}))/iu;
+  /^[^\n\d]{0,3}(?:delivery|shipping|postage|versand|envío|spedizione|livraison|frete|dostava|wysyłka|frakt|fragt|verzendkosten|\/\s?month|\/\s?mo\b|per month|p\/m|a month|monthly|\/\s?mes|al mes|por mes|\/\s?mois|par mois|\/\s?monat|monatlich|al mese|per maand|sem juros|ex(?:cl)?\.? vat|excl\.? tax|bez dph|hors tva|\/\s?(?:\d{1,4}\s?)?(?:kg|g|l|ml|cl|m|m²|m2|lb|oz|st|stk|pc|pcs|unit)(?!\p{L})|(?:km|kms|kg|lbs|cm|mm|ml|mah|gb|tb|kwh|kw)(?!\p{L})|per (?:kg|100 ?g|litre|liter|unit)|(?:off|back|in rewards|cash ?back|spent|rabatt|de réduction|de descuento|di sconto|korting)(?!\p{L}))/iu;
 
 /** Every currency-marked amount in a text, in order, with what it is (at most 200). */
 export function priceMentions(raw: string, signals?: ReadonlySet<string>): PriceMention[] {
@@ -563,10 +563,23 @@ export function priceMentions(raw: string, signals?: ReadonlySet<string>): Price
     const before = text.slice(Math.max(prevEnd, lineStart, p.start - 40), p.start);
     const after = text.slice(p.end, p.end + 20);
     prevEnd = p.end;
-    const role: PriceRole = OTHER_BEFORE.test(before) || OTHER_AFTER.test(after) ? 'other' : REGULAR_CUE.test(before) ? 'regular' : 'selling';
+    const other = OTHER_BEFORE.test(before) || OTHER_AFTER.test(after) || signedAsReduction(text, p.start);
+    const role: PriceRole = other ? 'other' : REGULAR_CUE.test(before) ? 'regular' : 'selling';
     out.push({ value: p.value, text: text.slice(p.start, p.end), currency: p.marker, index: p.start, role });
   }
   return out;
+}
+
+/**
+ * A minus sign glued to an amount or its marker makes it a reduction ("-100 €", "Price 199 € −£5"), not a price;
+ * unless the dash is itself glued to a digit, a currency sign, a capital (a code) or another dash before it, where
+ * it joins a range or a word ("€10-€20", "EUR 10-EUR 20", "1-2 €").
+ */
+function signedAsReduction(text: string, start: number): boolean {
+  const sign = text[start - 1];
+  if (sign !== '-' && sign !== '\u2212') return false;
+  const before = text[start - 2];
+  return before === undefined || !/[\d\p{Sc}\p{Lu}\-\u2212\u2013]/u.test(before);
 }
 
 // A discount printed by a pair of prices: "-11%", "−16 %", "16% off".

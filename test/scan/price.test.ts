@@ -173,6 +173,18 @@ test('priceMentions gives every marked amount with its role', () => {
   const promo = priceMentions('Earn $25 back in rewards for every $250 spent. Take $10 off. Up to $50 cash back.').map((m) => m.role);
   assert.deepEqual(promo, ['other', 'other', 'other', 'other']);
   assert.deepEqual(priceMentions('$120.00 offered today').map((m) => m.role), ['selling']); // "off" is a word of its own
+  // A minus sign glued to an amount is a reduction; a dash glued to what comes before it joins a range.
+  const roleOf = (text: string) => priceMentions(text).map((m) => `${m.value} ${m.role}`);
+  assert.deepEqual(roleOf('Price 199 € -100 €'), ['199 selling', '100 other']);
+  assert.deepEqual(roleOf('Rabatt\n-100 €\n399 €'), ['100 other', '399 selling']);
+  assert.deepEqual(roleOf('was £30 now £24.99 −£5.01'), ['30 regular', '24.99 selling', '5.01 other']);
+  assert.deepEqual(roleOf('€10-€20'), ['10 selling', '20 selling']);
+  assert.deepEqual(roleOf('€10 - €20'), ['10 selling', '20 selling']);
+  assert.deepEqual(roleOf('EUR 10-EUR 20'), ['10 selling', '20 selling']);
+  assert.equal(sellingPrice('Blender\n-100 €\n399 €')?.value, 399);
+  // An amount followed by a unit is a quantity, even with a currency sign beside it.
+  assert.deepEqual(roleOf('€ 28,604 kms'), ['28604 other']);
+  assert.deepEqual(roleOf('64 GB 899 €'), ['899 selling']);
 });
 
 test('sellingPrice: the lower of two prices side by side with a discount; a marker opening the next line is not a suffix', () => {
