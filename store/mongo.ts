@@ -573,6 +573,8 @@ export class MongoRepo implements StoreRepo {
         returnDocument: 'before',
       });
       if (!prev) return false;
+      // The scan a relist rebuilds the row from carries the vertical too, so a delist and relist keep it.
+      await this.scans.findOneAndUpdate(Q.scansOfHost(host), { $set: { vertical } }, { ...this.opts(session), sort: Q.NEWEST_SCAN_SORT });
       if (session) await this.moveCounts(prev, { score: prev.score, vertical }, session);
       return true;
     });

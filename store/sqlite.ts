@@ -390,6 +390,11 @@ export class SqliteRepo implements StoreRepo {
       ),
       deleteLatest: db.prepare<[string]>('DELETE FROM latest WHERE host = ?'),
       setLatestVertical: db.prepare<[string, string]>('UPDATE latest SET vertical = ? WHERE host = ?'),
+      // The scan a relist rebuilds the row from carries the vertical too, so a delist and relist keep it.
+      setNewestScanVertical: db.prepare<[string, string]>(
+        `UPDATE scans SET vertical = ? WHERE id = (
+           SELECT id FROM scans WHERE host = ? AND public_entry = 1 ORDER BY created_at DESC, id DESC LIMIT 1)`,
+      ),
       latestByHost: db.prepare<[string], LatestRow>(`SELECT ${LATEST_COLS} FROM latest WHERE host = ?`),
       // json_each keeps this one statement whatever the number of hosts. Rows come as arrays (LATEST_COLS order):
       // up to 100 rows a call, and an array per row costs much less than an object with named keys.
@@ -688,6 +693,7 @@ export class SqliteRepo implements StoreRepo {
     if (!prev) return false;
     if (prev.vertical === vertical) return true;
     q.setLatestVertical.run(vertical, host);
+    q.setNewestScanVertical.run(vertical, host);
     this.bucketAdd(prev.score, prev.vertical, -1);
     this.bucketAdd(prev.score, vertical, 1);
     return true;

@@ -264,6 +264,19 @@ export function runStoreRepoContract(
       assert.equal(await repo.countStores('pets'), 0);
     }));
 
+    it('a vertical set on a listed host survives a delist and relist (the relist rebuilds the row from its scans)', withRepo(async (repo) => {
+      await save(repo, 'moved.example', { score: 75, vertical: 'apparel', minutes: 0 });
+      await save(repo, 'moved.example', { score: 80, vertical: 'apparel', minutes: 1 });
+      assert.equal(await repo.setVertical('moved.example', 'beauty'), true);
+      await repo.setDelisted('moved.example', true);
+      await repo.setDelisted('moved.example', false);
+      const latest = await repo.latestByHost('moved.example');
+      assert.equal(latest?.vertical, 'beauty');
+      assert.equal(latest?.score, 80);
+      assert.equal(await repo.countStores('beauty'), 1);
+      assert.equal(await repo.countStores('apparel'), 0);
+    }));
+
     it('unique host in latest: two saves of one host leave one row', withRepo(async (repo) => {
       await save(repo, 'one.example', { score: 40, minutes: 1 });
       await save(repo, 'one.example', { score: 45, minutes: 2 });
