@@ -1,6 +1,7 @@
 // npm run bench: loopback load against the service, each figure as a ratio to a bare server (node:http, or an
-// express route for the stored read, the badge and MCP tools/call)
-// answering the same bytes, measured in the same run (house rule 5). Bounded: every load runs a fixed time.
+// express route for the stored read, the badge and MCP tools/call) answering the same bytes, measured in the same
+// run (house rule 5), with the server's CPU per request where /proc tells it, and the ceilings of
+// test/bench/serve-child.ts (`store-routes`) beside them. Bounded: every load runs a fixed time.
 // Also: scan time of the complete fixture store, index reads on 1,000,000 stores seeded in SQLite, and the speed
 // targets of the parsers, of hostile-store scans and of store-failure recovery (test/bench/timings.ts).
 // `npm run bench -- parsers hostile recovery console` runs only those sections (`load` names the rest).
