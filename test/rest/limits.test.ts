@@ -11,6 +11,7 @@ import { BatchedLimiterStore, createGuards } from '../../rest/limits.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { SqliteRepo } from '../../store/sqlite.js';
 import { testConfig } from '../../lib/config.js';
+import { StoreUnavailableError } from '../../lib/store-failure.js';
 
 const PAGE = '<!doctype html><html><head><title>Tiny shop</title></head><body><h1>Tiny shop</h1></body></html>';
 
@@ -253,6 +254,30 @@ test('an invalid key on a free endpoint is a 401, never a silent anonymous call'
   const res = await getJson(`${app.url}/api/v1/scan/1.json`, { headers: { authorization: 'Bearer srk_nope' } });
   assert.equal(res.status, 401);
   assert.equal(res.body.code, 'UNAUTHORIZED');
+});
+
+test('a key that cannot be checked because the store fails is a 503 with Retry-After, not a 401, a 500 or a hang', async (t) => {
+  const store = new SqliteRepo(':memory:');
+  let failing = false;
+  const findApiKey = store.findApiKey.bind(store);
+  // The key lookup fails as a store that went away does; every other call still works.
+  store.findApiKey = async (hash) => {
+    if (failing) throw new StoreUnavailableError('the store went away');
+    return findApiKey(hash);
+  };
+  const app = await startApp(t, {}, { store });
+  await saveFakeScan(store, { host: 'known.example', score: 80 });
+  const { key } = await createApiKey(store, 'a@b.test');
+  const answer = () => getJson(`${app.url}/api/v1/scan/1.json`, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal((await answer()).status, 200);
+  failing = true;
+  const res = await answer();
+  assert.equal(res.status, 503);
+  assert.equal(res.body.code, 'SERVICE_UNAVAILABLE');
+  assert.ok(Number(res.headers.get('retry-after')) > 0);
+  assert.equal((await getJson(`${app.url}/api/v1/scan/1.json`)).status, 200, 'a call without a key needs no lookup');
+  failing = false;
+  assert.equal((await answer()).status, 200);
 });
 
 test('a created key is stored only as a hash', async (t) => {
