@@ -256,7 +256,7 @@ test('an invalid key on a free endpoint is a 401, never a silent anonymous call'
   assert.equal(res.body.code, 'UNAUTHORIZED');
 });
 
-test('a key that cannot be checked because the store fails is a 503 with Retry-After, not a 401, a 500 or a hang', async (t) => {
+test('a key that cannot be checked because the store fails is a 503 with Retry-After, not a 401, a 500 or a hang', { timeout: 20_000 }, async (t) => {
   const store = new SqliteRepo(':memory:');
   let failing = false;
   const findApiKey = store.findApiKey.bind(store);
