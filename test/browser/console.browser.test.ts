@@ -10,7 +10,7 @@ import { call, startApp } from '../helpers/start-app.js';
 import { startInbox } from '../helpers/smtp.js';
 import { startFixtureStore } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
-import { SHOTS, chromiumAvailable, openChromium } from '../helpers/browser.js';
+import { SHOTS, chromiumAvailable, openChromium, pageProblems } from '../helpers/browser.js';
 
 
 /** The `r` (remaining) of each policy in a RateLimit header: `"scan"; r=29; t=3599, "pro-30d"; r=999; t=…`. */
@@ -34,11 +34,7 @@ test('the console in Chromium: mail link, key, scan, scans page, usage = RateLim
   const context = await openChromium(t, 'srk-console-chromium-');
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
-  });
+  const problems = pageProblems(page);
 
   // Signed out, the console sends us to the sign-in form.
   await page.goto(`${app.url}/console`);

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { startApp } from '../helpers/start-app.js';
 import { startInbox } from '../helpers/smtp.js';
-import { startFixtureStore } from '../helpers/fixture-store.js';
+import { startFixtureStore, verifiedHome } from '../helpers/fixture-store.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { createMonitoring } from '../../server/monitoring.js';
-import { chromiumAvailable, openChromium } from '../helpers/browser.js';
+import { chromiumAvailable, openChromium, pageProblems } from '../helpers/browser.js';
 
 
 test('monitoring in the console in Chromium: verify a store by its token, add a webhook, send a test event', { timeout: 180_000 }, async (t) => {
@@ -25,11 +25,7 @@ test('monitoring in the console in Chromium: verify a store by its token, add a 
 
   const context = await openChromium(t, 'srk-monitoring-chromium-');
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
-  });
+  const problems = pageProblems(page);
 
   await page.goto(`${app.url}/console`);
   await page.fill('#email', 'owner@shop.test');
@@ -43,7 +39,7 @@ test('monitoring in the console in Chromium: verify a store by its token, add a 
   await page.click('button:has-text("Get a verification token")');
   const token = ((await page.textContent('[data-testid="verification-token"]')) ?? '').trim();
   assert.match(token, /^srv-[0-9a-f]{32}$/);
-  shop.setRoute('/', { body: `<!doctype html><html><head><title>Shop</title><meta name="store-readiness-verification" content="${token}"></head><body>Shop</body></html>` });
+  shop.setRoute('/', verifiedHome(token));
   await page.click('button:has-text("Verify now")');
   await page.waitForSelector('text=is verified.');
   assert.match((await page.textContent('[data-testid="verified-state"]')) ?? '', /Owner verified since/);

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { startApp, type TestApp } from '../helpers/start-app.js';
 import { startInbox } from '../helpers/smtp.js';
 import { ConsoleClient } from '../helpers/console-client.js';
-import { startFixtureStore } from '../helpers/fixture-store.js';
+import { startFixtureStore, verifiedHome } from '../helpers/fixture-store.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { createMonitoring } from '../../server/monitoring.js';
 import { deleteAccount } from '../../accounts/account.js';
@@ -40,7 +40,7 @@ async function verifiedStore(t: test.TestContext, app: TestApp, client: ConsoleC
   const host = `127.0.0.1:${shop.port}`;
   const token = tokenOf(claimed.text, host);
   assert.match(token, /^srv-[0-9a-f]{32}$/);
-  shop.setRoute('/', { body: `<!doctype html><html><head><title>Shop</title><meta name="store-readiness-verification" content="${token}"></head><body>Shop</body></html>` });
+  shop.setRoute('/', verifiedHome(token));
   const verified = await client.post('/console/stores/verify', { csrf, host });
   assert.equal(verified.status, 200, verified.text.slice(0, 300));
   assert.match(verified.text, /Owner verified since/);

@@ -83,6 +83,11 @@ export async function startFixtureStore(routes: FixtureRoutes, opts: { host?: st
   };
 }
 
+/** A store's home page carrying the owner-verification meta tag with `token` (a claim's proof). */
+export const verifiedHome = (token: string, body = 'Shop'): FixtureRoute => ({
+  body: `<!doctype html><html><head><title>Shop</title><meta name="store-readiness-verification" content="${token}"></head><body>${body}</body></html>`,
+});
+
 /** Starts a store whose routes need its own origin (absolute links, sitemaps, well-known endpoints). */
 export async function startStoreFrom(build: (origin: string) => FixtureRoutes, opts: { host?: string } = {}): Promise<FixtureStore> {
   const store = await startFixtureStore({}, opts);

@@ -10,7 +10,7 @@ import { addMonitor, MAX_MONITORS_PER_ACCOUNT } from '../../monitoring/monitors.
 import { claimHost, verifyHost } from '../../monitoring/ownership.js';
 import { secretBox } from '../../monitoring/secrets.js';
 import { createMonitoring } from '../../server/monitoring.js';
-import { startFixtureStore } from '../helpers/fixture-store.js';
+import { startFixtureStore, verifiedHome } from '../helpers/fixture-store.js';
 import { startApp } from '../helpers/start-app.js';
 
 test('a due monitor scans the host once, records the outcome and schedules the next run; the quota skips and records', async (t) => {
@@ -19,7 +19,7 @@ test('a due monitor scans the host once, records the outcome and schedules the n
   const shop = await startFixtureStore({});
   t.after(() => shop.close());
   const claim = await claimHost(deps, 'acct_1', shop.url);
-  shop.setRoute('/', { body: `<!doctype html><html><head><title>Shop</title><meta name="store-readiness-verification" content="${claim.token}"></head><body>Shop</body></html>` });
+  shop.setRoute('/', verifiedHome(claim.token));
   await verifyHost(deps, 'acct_1', claim.host);
   const homeHitsBefore = shop.hits('/');
   const monitor = await addMonitor(deps, 'acct_1', { host: claim.host, cadence: 'daily', firstRunAt: new Date(Date.now() - 1000) });
@@ -55,7 +55,7 @@ test('before a scheduled scan the token is checked again: gone from the site, th
   const shop = await startFixtureStore({});
   t.after(() => shop.close());
   const claim = await claimHost(deps, 'acct_1', shop.url);
-  shop.setRoute('/', { body: `<!doctype html><html><head><title>Shop</title><meta name="store-readiness-verification" content="${claim.token}"></head><body>Shop</body></html>` });
+  shop.setRoute('/', verifiedHome(claim.token));
   await verifyHost(deps, 'acct_1', claim.host);
   await addMonitor(deps, 'acct_1', { host: claim.host, cadence: 'daily', firstRunAt: new Date(Date.now() - 1000) });
   shop.setRoute('/', { body: '<!doctype html><html><head><title>Shop</title></head><body>New theme, tag lost</body></html>' });

@@ -16,7 +16,7 @@ import { claimHost, verifyHost } from '../../monitoring/ownership.js';
 import { parseSecretsKey, secretBox } from '../../monitoring/secrets.js';
 import { SqliteRepo } from '../../store/sqlite.js';
 import { startChildServer, type ChildServer } from '../support/child-server.js';
-import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
+import { startFixtureStore, type FixtureStore, verifiedHome } from '../helpers/fixture-store.js';
 import { call } from '../helpers/start-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -66,7 +66,7 @@ async function shared(t: T) {
     const shop = await startFixtureStore({ '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' } });
     fixtures.push(shop);
     const claim = await claimHost(deps, 'acct_1', shop.url);
-    shop.setRoute('/', { body: `<!doctype html><html><head><title>Shop</title><meta name="store-readiness-verification" content="${claim.token}"></head><body>Shop</body></html>` });
+    shop.setRoute('/', verifiedHome(claim.token));
     assert.equal((await verifyHost(deps, 'acct_1', claim.host)).verified, true);
     return { shop, host: claim.host };
   };

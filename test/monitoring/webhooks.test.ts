@@ -14,7 +14,7 @@ import { secretBox } from '../../monitoring/secrets.js';
 import type { SendMail } from '../../monitoring/worker.js';
 import { createMonitoring } from '../../server/monitoring.js';
 import { ScanEventData, WebhookBody } from '../../schemas/webhook-event.js';
-import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
+import { startFixtureStore, type FixtureStore, verifiedHome } from '../helpers/fixture-store.js';
 import { call, startApp } from '../helpers/start-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -48,7 +48,7 @@ async function ownedStoreWithEndpoint(t: T, s: Awaited<ReturnType<typeof setup>>
   });
   t.after(() => shop.close());
   const claim = await claimHost(s.deps, 'acct_1', shop.url);
-  shop.setRoute('/', { body: `<!doctype html><html><head><title>Shop</title><meta name="store-readiness-verification" content="${claim.token}"></head><body><h1>Shop</h1></body></html>` });
+  shop.setRoute('/', verifiedHome(claim.token, '<h1>Shop</h1>'));
   assert.equal((await verifyHost(s.deps, 'acct_1', claim.host)).verified, true);
   const { endpoint, secret } = await addEndpoint(s.deps, 'acct_1', { url: s.receiver.url, events });
   s.receiver.secrets = [secret];
