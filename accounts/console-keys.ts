@@ -1,6 +1,6 @@
 // Pro keys of a console account: at most MAX_ACTIVE_KEYS active at once, named by their owner, revoked by
 // their owner only. The key itself is made and checked by keys.ts; this file holds the account side.
-import type { ApiKeyRecord, StoreRepo } from '../store/repo.js';
+import { periodOf, type ApiKeyRecord, type StoreRepo } from '../store/repo.js';
 import type { AccountRecord } from '../store/accounts-repo.js';
 import { AppError } from '../lib/errors.js';
 import { createApiKey } from './keys.js';
@@ -57,7 +57,7 @@ export async function createAccountKey(
 }
 
 const LOCK_WINDOW_MS = 60_000;
-const lockPeriod = (windowStart: number): string => String(windowStart + LOCK_WINDOW_MS).padStart(15, '0');
+const lockPeriod = (windowStart: number): string => periodOf(windowStart + LOCK_WINDOW_MS);
 
 /**
  * Runs one key creation of an account at a time, across instances, so that two creations sent at once cannot
@@ -88,7 +88,7 @@ async function oneCreationAtATime<T>(store: StoreRepo, accountId: string, now: D
  */
 export async function firstSendOfForm(store: StoreRepo, accountId: string, requestId: string, now = new Date()): Promise<boolean> {
   const HOUR = 60 * 60 * 1000;
-  const period = String((Math.floor(now.getTime() / HOUR) + 2) * HOUR).padStart(15, '0');
+  const period = periodOf((Math.floor(now.getTime() / HOUR) + 2) * HOUR);
   return (await store.incrementUsage(`key-form:${accountId}:${requestId}`, period)) === 1;
 }
 

@@ -1,7 +1,7 @@
 // Sign-in by e-mail link: a 256-bit token mailed as a link, stored only as its hash, bound to the address,
 // single use, valid 15 minutes. Opening the link only shows a confirm page; the confirm POST consumes it, so
 // mail scanners that prefetch links neither burn it nor sign anyone in. The first sign-in creates the account.
-import type { StoreRepo } from '../store/repo.js';
+import { periodOf, type StoreRepo } from '../store/repo.js';
 import type { AccountRecord } from '../store/accounts-repo.js';
 import type { Mailer } from './mailer.js';
 import { newId, newSecret, sha256Hex, isSecretShaped } from './secrets.js';
@@ -30,7 +30,7 @@ export type SignInRequest =
 /** Hour windows on the shared usage counters; the period is the window's end, as the API limiters write it. */
 function hourWindow(now: number): { period: string; retryAfterSeconds: number } {
   const end = (Math.floor(now / HOUR) + 1) * HOUR;
-  return { period: String(end).padStart(15, '0'), retryAfterSeconds: Math.max(1, Math.ceil((end - now) / 1000)) };
+  return { period: periodOf(end), retryAfterSeconds: Math.max(1, Math.ceil((end - now) / 1000)) };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Config } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
 import { quotaIdOf, resolveProIdentity } from '../accounts/identity.js';
 import { sessionCarriesPro, sessionTokenOf } from './session-pro.js';
-import type { StoreRepo } from '../store/repo.js';
+import { periodOf, type StoreRepo } from '../store/repo.js';
 import type { Caller } from '../tools/tool.js';
 
 export interface Guards {
@@ -38,8 +38,6 @@ const QUOTA_DAYS = 30;
 const HEALTH_PATHS = new Set(['/healthz', '/readyz']);
 const REALM = 'Bearer realm="store-readiness"';
 
-/** Periods are the instant a counter stops counting, zero-padded, so one prune call fits every window size. */
-const periodOf = (expiresAtMs: number): string => String(expiresAtMs).padStart(15, '0');
 
 /** express-rate-limit's draft-8 partition key: the first 12 hex digits of the key's SHA-256, in base64. */
 const partitionKeyOf = (key: string): string => Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');

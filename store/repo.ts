@@ -151,8 +151,15 @@ export interface StoreRepo {
   listApiKeys(): Promise<ApiKeyRecord[]>;
   revokeApiKey(id: string, at: Date): Promise<boolean>; // false when no such key
 
+  /** Usage counters: `period` is periodOf(the instant the counter stops counting), the same for every window size. */
   incrementUsage(key: string, period: string, by?: number): Promise<number>; // atomic; returns the new total
   getUsage(key: string, period: string): Promise<number>;
   sumUsage(key: string, periods: string[]): Promise<number>; // one round trip
   pruneUsage(periodsBefore: string): Promise<void>; // periods sort as strings; drop those below
 }
+
+/**
+ * A usage counter's period: the instant it stops counting, zero-padded so that periods sort as strings and one
+ * pruneUsage call fits every window size.
+ */
+export const periodOf = (expiresAtMs: number): string => String(expiresAtMs).padStart(15, '0');
