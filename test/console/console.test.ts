@@ -139,6 +139,41 @@ test('refusals: the 6th sign-in mail for one address in an hour is a 429 page wi
   assert.equal(inbox.messages.length, 5);
 });
 
+test('refusals: sub-addresses count with their mailbox, so box+1…+7@ gets 5 mails, then a 429 page', async (t) => {
+  const { inbox, client } = await setup(t);
+  const statuses: number[] = [];
+  for (let i = 1; i <= 7; i++) statuses.push((await client.post('/console/sign-in', { email: `box+${i}@shop.test` })).status);
+  assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
+  assert.equal(inbox.messages.length, 5);
+  assert.equal((await client.post('/console/sign-in', { email: 'box@shop.test' })).status, 429, 'the mailbox itself has had its mails');
+  assert.equal((await client.post('/console/sign-in', { email: 'other+1@shop.test' })).status, 200, 'another mailbox is not affected');
+});
+
+test('refusals: addresses with bidi, invisible or control characters, or a non-ASCII local part, are refused and mailed nothing', async (t) => {
+  const { app, inbox, client } = await setup(t);
+  const hostile = [
+    'admin\u202E@shop.test', // right-to-left override: shows as another address
+    'ad\u200Bmin@shop.test', // zero-width space
+    'admin@sh\u2066op.test', // isolate inside the domain
+    'admin\u0007@shop.test', // a control character
+    'adm\u00EDn@shop.test', // non-ASCII local part
+    'admin@shop.test\u200D',
+  ];
+  for (const email of hostile) {
+    const res = await client.post('/console/sign-in', { email });
+    assert.equal(res.status, 400, JSON.stringify(email));
+    assert.match(res.text, /Enter an e-mail address/);
+    assert.doesNotMatch(res.text, /\u202E|\u200B|\u2066|\u200D|\u0007/u, 'no hidden character comes back on the page');
+  }
+  assert.equal(inbox.messages.length, 0);
+  assert.equal(await app.store.accounts.findAccountByEmail('admin@shop.test'), null);
+  // An international domain is fine, in its IDNA form.
+  assert.equal((await client.post('/console/sign-in', { email: 'Owner@Bücher.test' })).status, 200);
+  const link = await inbox.nextLink('owner@bücher.test'); // the mail parser shows the domain decoded
+  assert.equal((await client.confirm(link, 'owner@xn--bcher-kva.test')).status, 303);
+  assert.ok(await app.store.accounts.findAccountByEmail('owner@xn--bcher-kva.test'), 'the account holds the IDNA form');
+});
+
 test('refusals: 20 mails per client address an hour', async (t) => {
   const { inbox, client } = await setup(t, { SIGN_IN_MAILS_PER_IP_PER_HOUR: '3' });
   for (let i = 0; i < 3; i++) assert.equal((await client.post('/console/sign-in', { email: `ip${i}@shop.test` })).status, 200);
