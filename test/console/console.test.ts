@@ -60,11 +60,12 @@ test('sign-in by mailed link: same answer for any address, confirm page names it
   const done = await client.confirm(link[0], 'merchant@shop.test');
   assert.equal(done.status, 303);
   assert.equal(done.headers.get('location'), '/console');
-  const cookie = done.headers.getSetCookie().find((c) => c.startsWith('sr_session='))!;
+  const cookie = done.headers.getSetCookie().find((c) => c.startsWith('__Host-sr_session='))!;
   assert.match(cookie, /HttpOnly/i);
   assert.match(cookie, /SameSite=Lax/i);
   assert.match(cookie, /Path=\//);
-  assert.doesNotMatch(cookie, /Secure/i, 'http BASE_URL: no Secure flag');
+  assert.match(cookie, /;\s*Secure/i, 'loopback http: browsers take Secure cookies there, as __Host- needs');
+  assert.doesNotMatch(cookie, /Domain=/i);
   assert.ok(await app.store.accounts.findAccountByEmail('merchant@shop.test'), 'first sign-in created the account');
 
   const overview = await client.get('/console');
@@ -311,14 +312,37 @@ test('a scan from the home form while signed in runs on the Pro quota and lands 
   assert.equal((await app.store.accounts.scansOfAccount(account.id, { limit: 50 })).length, 1);
 });
 
-test('an https BASE_URL makes the session cookie Secure', async (t) => {
+test('an https BASE_URL makes the session cookie __Host-sr_session, Secure, host-only; a bare sr_session cookie opens nothing', async (t) => {
   const inbox = await startInbox(t);
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl, BASE_URL: 'https://ready.example' });
   const client = new ConsoleClient(app.url);
   const link = await client.requestLink(inbox, 'secure@shop.test');
   assert.ok(link.startsWith('https://ready.example/console/sign-in/confirm?token='));
   const done = await client.confirm(link, 'secure@shop.test');
-  assert.match(done.headers.getSetCookie().find((c) => c.startsWith('sr_session='))!, /;\s*Secure/i);
+  const cookie = done.headers.getSetCookie().find((c) => c.startsWith('__Host-sr_session='));
+  assert.ok(cookie, done.headers.getSetCookie().join(' | '));
+  assert.match(cookie, /;\s*Secure/i);
+  assert.match(cookie, /;\s*Path=\/(;|$)/);
+  assert.doesNotMatch(cookie, /Domain=/i);
+  assert.equal((await client.get('/console')).status, 200, 'the session works under its new name');
+  // A cookie a sibling subdomain can set (Domain=.ready.example) cannot carry the __Host- prefix: the bare name,
+  // even holding a live session id, is not the session.
+  const planted = await call(`${app.url}/console`, { headers: { cookie: `sr_session=${client.cookie}` } });
+  assert.equal(planted.status, 303);
+  assert.match(planted.headers.get('location') ?? '', /^\/console\/sign-in/);
+});
+
+test('a plain-http BASE_URL off loopback keeps a bare, non-Secure sr_session cookie (a __Host- one would be dropped)', async (t) => {
+  const inbox = await startInbox(t);
+  const app = await startApp(t, { SMTP_URL: inbox.smtpUrl, BASE_URL: 'http://console.internal:3000' });
+  const client = new ConsoleClient(app.url);
+  const link = await client.requestLink(inbox, 'plain@shop.test');
+  const done = await client.confirm(link, 'plain@shop.test');
+  const cookie = done.headers.getSetCookie().find((c) => c.startsWith('sr_session='));
+  assert.ok(cookie, done.headers.getSetCookie().join(' | '));
+  assert.doesNotMatch(cookie, /Secure/i);
+  const overview = await call(`${app.url}/console`, { headers: { cookie: cookie.split(';')[0] } });
+  assert.equal(overview.status, 200);
 });
 
 test('the scans page: 50 a page newest first, older pages by keyset, host filter, change against the previous scan', async (t) => {
