@@ -335,7 +335,7 @@ export class MongoMonitoring implements MonitoringRepo {
     const dueAccounts = await this.accountsOfEndpoints(due.map((d) => d.endpointId));
     const load = (endpointId: string) => perAccount.get(dueAccounts.get(endpointId) ?? '') ?? 0;
     const order = due.map((d, i) => ({ d, i })).sort((a, b) => load(a.d.endpointId) - load(b.d.endpointId) || a.i - b.i);
-    for (const { d } of order.slice(0, 5)) {
+    for (const { d } of order) {
       const doc = await this.deliveries.findOneAndUpdate(
         { ...M.dueDeliveryFilter(now), _id: { $eq: d._id } },
         M.takeLease(new Date(now.getTime() + leaseMs), token),
