@@ -1,6 +1,7 @@
 // Sign-in by e-mail link: a 256-bit token mailed as a link, stored only as its hash, bound to the address,
 // single use, valid 15 minutes. Opening the link only shows a confirm page; the confirm POST consumes it, so
 // mail scanners that prefetch links neither burn it nor sign anyone in. The first sign-in creates the account.
+import { domainToASCII } from 'node:url';
 import { periodOf, type StoreRepo } from '../store/repo.js';
 import type { AccountRecord } from '../store/accounts-repo.js';
 import type { Mailer } from './mailer.js';
@@ -9,12 +10,44 @@ import { newId, newSecret, sha256Hex, isSecretShaped } from './secrets.js';
 export const SIGN_IN_TOKEN_MS = 15 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 
-/** A plain address, lower-cased; null for anything that cannot be one (the form says so, sends nothing). */
+/**
+ * Characters no address may hold, anywhere: controls, format characters (bidi overrides and isolates, zero-width
+ * joiners and spaces, the BOM), line and paragraph separators, and the blank-looking fillers and variation
+ * selectors that show as nothing. Such an address would read differently on the confirm page than it routes.
+ */
+const HIDDEN_CHARACTERS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0\u2800]|\p{Variation_Selector}/u;
+/** True when the text holds a character that shows as nothing or reorders what follows. */
+export const hasHiddenCharacters = (text: string): boolean => HIDDEN_CHARACTERS.test(text);
+
+/** RFC 5322 dot-atom of ASCII letters, digits and the printable specials: no quoted or international local parts. */
+const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const ASCII_DOMAIN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
+
+/**
+ * A plain address, lower-cased, its domain in IDNA (xn--) form; null for anything that cannot be one or that
+ * holds hidden characters (the form says so, sends nothing). The local part must be ASCII.
+ */
 export function normaliseEmail(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const email = value.trim().toLowerCase();
-  if (email.length > 254 || !/^[^\s@<>()",;:\\[\]]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/.test(email)) return null;
+  if (typeof value !== 'string' || value.length > 320) return null;
+  const trimmed = value.trim();
+  if (HIDDEN_CHARACTERS.test(trimmed)) return null;
+  const at = trimmed.lastIndexOf('@');
+  if (at <= 0) return null;
+  const local = trimmed.slice(0, at).toLowerCase();
+  const domain = domainToASCII(trimmed.slice(at + 1)); // IDNA/UTS #46; '' when the name is not a valid one
+  const email = `${local}@${domain}`;
+  if (local.length > 64 || email.length > 254 || !LOCAL_PART.test(local) || !ASCII_DOMAIN.test(domain)) return null;
   return email;
+}
+
+/**
+ * The mailbox an address delivers to, for the per-address mail limit: `box+anything@d` is `box@d`, so
+ * sub-addresses cannot multiply the mails one inbox receives.
+ */
+export function mailboxOf(email: string): string {
+  const at = email.lastIndexOf('@');
+  const plus = email.indexOf('+');
+  return plus > 0 && plus < at ? email.slice(0, plus) + email.slice(at) : email;
 }
 
 export interface SignInLimits {
@@ -34,8 +67,8 @@ function hourWindow(now: number): { period: string; retryAfterSeconds: number } 
 }
 
 /**
- * Mails a sign-in link unless the address or the client has had its mails for this hour. Whether an account
- * exists changes nothing here, so the answer never tells.
+ * Mails a sign-in link unless the mailbox (sub-addresses counted with it) or the client has had its mails for
+ * this hour. Whether an account exists changes nothing here, so the answer never tells.
  */
 export async function requestSignIn(
   deps: { store: StoreRepo; mailer: Mailer; baseUrl: string; limits: SignInLimits },
@@ -44,7 +77,7 @@ export async function requestSignIn(
 ): Promise<SignInRequest> {
   const { store } = deps;
   const { period, retryAfterSeconds } = hourWindow(now.getTime());
-  const byAddress = `sign-in-mail:addr:${sha256Hex(input.email)}`;
+  const byAddress = `sign-in-mail:addr:${sha256Hex(mailboxOf(input.email))}`;
   const byIp = `sign-in-mail:ip:${input.ip}`;
   const [sentToAddress, sentFromIp] = await Promise.all([store.getUsage(byAddress, period), store.getUsage(byIp, period)]);
   if (sentToAddress >= deps.limits.perAddress || sentFromIp >= deps.limits.perIp) return { outcome: 'limited', retryAfterSeconds };

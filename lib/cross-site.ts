@@ -15,11 +15,13 @@ export function crossSiteRefusal(req: Request, baseUrl: string): AppError | null
   return null;
 }
 
-// Sec-Fetch-Site, when a browser sends it, is its own verdict. `Origin: null` is what a same-origin form sends from
-// a page with Referrer-Policy: no-referrer (ours), so only without that verdict does it count as foreign.
+// Sec-Fetch-Site, when a browser sends it, is its own verdict. `same-site` is refused as the console does: a sibling
+// subdomain (any page of the same registrable domain) is another site's page here. `Origin: null` is what a
+// same-origin form sends from a page with Referrer-Policy: no-referrer (ours), so only without that verdict does it
+// count as foreign.
 function isCrossSite(req: Request, baseUrl: string): boolean {
   const site = req.get('sec-fetch-site');
-  if (site === 'cross-site') return true;
+  if (site === 'cross-site' || site === 'same-site') return true;
   const origin = req.get('origin')?.toLowerCase();
   if (origin === undefined) return false;
   if (origin === 'null') return site === undefined;

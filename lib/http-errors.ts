@@ -8,6 +8,8 @@ export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   const e = err as { type?: string; status?: number; name?: string; code?: string };
   if (e?.type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+  // A form with more fields than any of ours has (body-parser's parameterLimit): the client's mistake, not ours.
+  if (e?.type === 'parameters.too.many') return new AppError('PAYLOAD_TOO_LARGE', 'The form has more fields than this service accepts.');
   if (e?.type === 'entity.parse.failed') return new AppError('INVALID_BODY', 'The request body is not valid JSON.');
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
     return new AppError('INVALID_BODY', 'The request body uses an unsupported encoding.');

@@ -25,7 +25,22 @@ export function fromOwnSite(req: Request, baseUrl: string): boolean {
   return read;
 }
 
-export const SESSION_COOKIE = 'sr_session';
+/**
+ * The session cookie's name. `__Host-` makes browsers refuse it unless it is Secure, host-only and Path=/, so a
+ * sibling subdomain cannot plant one that shadows ours. Browsers take Secure cookies from https and from
+ * loopback http (http://localhost in development); only a plain-http BASE_URL elsewhere uses the bare name.
+ */
+export const SESSION_COOKIE = '__Host-sr_session';
+const PLAIN_HTTP_SESSION_COOKIE = 'sr_session';
+
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+
+/** The session cookie's name and whether it is Secure, for the service at BASE_URL. */
+export function sessionCookie(baseUrl: string): { name: string; secure: boolean } {
+  const url = new URL(baseUrl);
+  const secure = url.protocol === 'https:' || LOOPBACK_HOST.test(url.hostname);
+  return secure ? { name: SESSION_COOKIE, secure } : { name: PLAIN_HTTP_SESSION_COOKIE, secure };
+}
 
 /** The value of one cookie of the request, or undefined. */
 export function cookieOf(req: Request, name: string): string | undefined {

@@ -10,6 +10,10 @@ import { webhookHeaders } from './signing.js';
 export const ANSWER_CAP_BYTES = 4 * 1024;
 export const WEBHOOK_USER_AGENT = 'store-readiness-webhooks/1.0 (+https://www.standardwebhooks.com/)';
 
+/** The outcome recorded for a receiver that did not answer in time (the circuit breaker counts these). */
+const TIMEOUT_OUTCOME = 'timeout after';
+export const isTimeoutOutcome = (outcome: string): boolean => outcome.startsWith(`${TIMEOUT_OUTCOME} `);
+
 export interface AttemptResult {
   ok: boolean;
   gone: boolean; // 410: the receiver asks us to stop
@@ -66,6 +70,6 @@ export async function sendWebhook(
   if (status !== null && status >= 300 && status < 400) return { ok: false, gone: false, status, outcome: `HTTP ${status}: redirects are not followed`, durationMs };
   if (status !== null) return { ok: false, gone: false, status, outcome: `HTTP ${status}`, durationMs };
   const failure = resource.ok ? 'no answer' : resource.detail;
-  const outcome = /redirect/i.test(failure) ? `redirect not followed (${failure})` : !resource.ok && resource.reason === 'timeout' ? `timeout after ${config.WEBHOOK_TIMEOUT_MS} ms` : !resource.ok && resource.reason === 'blocked' ? `refused: ${failure}` : failure;
+  const outcome = /redirect/i.test(failure) ? `redirect not followed (${failure})` : !resource.ok && resource.reason === 'timeout' ? `${TIMEOUT_OUTCOME} ${config.WEBHOOK_TIMEOUT_MS} ms` : !resource.ok && resource.reason === 'blocked' ? `refused: ${failure}` : failure;
   return { ok: false, gone: false, status: null, outcome: outcome.slice(0, 300), durationMs };
 }

@@ -1,11 +1,11 @@
 // Webhook endpoints of an account: added with a URL the scanner's address rules accept (https only unless
 // SCAN_ALLOW_PRIVATE), a whsec_ secret shown once, events to send, rotation that keeps the old secret signing for
-// 24 hours, test events and resends. A refused request changes nothing stored.
+// 24 hours, test events and resends (rate-limited per account). A refused request changes nothing stored.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../lib/errors.js';
 import type { Config } from '../lib/config.js';
 import { targetRefusal } from '../scan/url.js';
-import type { StoreRepo } from '../store/repo.js';
+import { periodOf, type StoreRepo } from '../store/repo.js';
 import type { Delivery, WebhookEndpoint } from '../store/monitoring-repo.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE, bodyOf, type EventType } from './events.js';
 import { newWebhookSecret, type SecretBox } from './secrets.js';
@@ -13,6 +13,9 @@ import { newWebhookSecret, type SecretBox } from './secrets.js';
 export const MAX_ENDPOINTS_PER_ACCOUNT = 10;
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 const MAX_URL_LENGTH = 2048;
+/** Test events and resends together, per account and window: plenty to debug a receiver, too few to flood the queue. */
+export const MANUAL_SENDS_PER_WINDOW = 10;
+export const MANUAL_SEND_WINDOW_MS = 10 * 60_000;
 
 export interface EndpointDeps {
   store: StoreRepo;
@@ -130,10 +133,29 @@ export function signingSecrets(endpoint: WebhookEndpoint, box: SecretBox, now: D
   return secrets;
 }
 
+/**
+ * Spends one of the account's manual sends of this window, or refuses with RATE_LIMITED and Retry-After (the
+ * window's end). The counter is taken back on refusal, so a refused press changes nothing stored.
+ */
+async function spendManualSend(store: StoreRepo, accountId: string, now: Date): Promise<void> {
+  const end = (Math.floor(now.getTime() / MANUAL_SEND_WINDOW_MS) + 1) * MANUAL_SEND_WINDOW_MS;
+  const key = `webhook-manual-send:${accountId}`;
+  if ((await store.incrementUsage(key, periodOf(end))) <= MANUAL_SENDS_PER_WINDOW) return;
+  await store.incrementUsage(key, periodOf(end), -1);
+  const retryAfter = Math.max(1, Math.ceil((end - now.getTime()) / 1000));
+  throw new AppError(
+    'RATE_LIMITED',
+    `An account sends at most ${MANUAL_SENDS_PER_WINDOW} test events and resends per ${MANUAL_SEND_WINDOW_MS / 60_000} minutes. Try again in ${Math.ceil(retryAfter / 60)} minutes.`,
+    undefined,
+    { 'Retry-After': String(retryAfter) },
+  );
+}
+
 /** Queues a `webhook.test` event to the endpoint now, whatever events it picked. */
 export async function sendTestEvent(deps: EndpointDeps, accountId: string, id: string): Promise<Delivery['id']> {
   const endpoint = await ownEndpoint(deps, accountId, id);
   const now = (deps.now ?? (() => new Date()))();
+  await spendManualSend(deps.store, accountId, now);
   const messageId = `msg_test_${randomUUID().replace(/-/g, '')}`;
   const deliveryId = randomUUID();
   await deps.store.monitoring.addDelivery({
@@ -155,6 +177,7 @@ export async function resend(deps: EndpointDeps, accountId: string, deliveryId: 
   if (!original) throw new AppError('NOT_FOUND', 'No such delivery (deliveries are kept 30 days).');
   await ownEndpoint(deps, accountId, original.endpointId);
   const now = (deps.now ?? (() => new Date()))();
+  await spendManualSend(deps.store, accountId, now);
   const id = randomUUID();
   await deps.store.monitoring.addDelivery({
     id,

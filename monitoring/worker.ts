@@ -2,6 +2,9 @@
 // events to webhook deliveries, and the deliveries themselves. All work is claimed from the store with a lease,
 // so instances polling together never take one row twice, and a crashed instance's work is taken again once
 // its lease runs out. The scan itself is injected by the composition root (this layer does not know the tools).
+// Deliveries run in a pool of slots that outlives a poll, so a slow receiver holds one slot, never the next
+// poll; the store hands them out fairly (one in flight per endpoint, a cap per account) and the circuit breaker
+// stops sending to an endpoint that keeps timing out.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../lib/config.js';
@@ -9,6 +12,7 @@ import type { Delivery, DeliveryNext, Leased, Monitor, NewDelivery, ScanEventRow
 import type { StoreRepo } from '../store/repo.js';
 import type { LookupFunction } from '../scan/fetch.js';
 import { sendWebhook } from './delivery.js';
+import { BREAKER_TIMEOUTS, circuitOpenUntil } from './circuit-breaker.js';
 import { signingSecrets } from './endpoints.js';
 import { eventsForScan } from './events.js';
 import { nextRunAfter } from './monitors.js';
@@ -22,7 +26,8 @@ export type SendMail = (message: { accountId: string; subject: string; text: str
 
 export const FAILING_DISABLE_MS = 5 * 86_400_000;
 const FAN_OUT_LEASE_MS = 60_000;
-const DELIVERY_CONCURRENCY = 4;
+/** Deliveries in flight at once per instance: with two per account at most, no fewer than eight accounts fill them. */
+export const DELIVERY_SLOTS = 16;
 const MONITOR_CONCURRENCY = 2;
 
 export interface WorkerDeps {
@@ -142,6 +147,13 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
       await repo.recordAttempt(claim, { ...base, status: null, outcome: 'not sent: endpoint disabled or removed', durationMs: 0 }, { state: 'cancelled' });
       return;
     }
+    const pausedUntil = circuitOpenUntil(await repo.listAttempts(endpoint.id, BREAKER_TIMEOUTS), at);
+    if (pausedUntil) {
+      // Not an attempt: the message waits, its retries untouched, until the pause ends and one probe goes out.
+      await repo.postponeDelivery(claim, pausedUntil);
+      log.info({ delivery: d.id, endpoint: d.endpointId, until: pausedUntil.toISOString() }, 'webhook endpoint paused: it keeps timing out');
+      return;
+    }
     const result = await sendWebhook(
       endpoint.url,
       { id: d.messageId, body: d.payload },
@@ -178,11 +190,7 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
         if (stopping) return; // what is claimed is finished; the rest waits for another pass or instance
         const row = await claim();
         if (!row) return;
-        try {
-          await handle(row);
-        } catch (err) {
-          log.error({ err: (err as Error).message }, 'monitoring work failed; its lease will expire and it is retried');
-        }
+        await handleSafely(row, handle);
         handled++;
       }
     };
@@ -190,15 +198,58 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
     return handled;
   }
 
-  const tick = async (): Promise<TickCounts> => {
+  async function handleSafely<T>(row: T, handle: (row: T) => Promise<void>): Promise<void> {
+    try {
+      await handle(row);
+    } catch (err) {
+      log.error({ err: (err as Error).message }, 'monitoring work failed; its lease will expire and it is retried');
+    }
+  }
+
+  // The delivery pool: a slot that claims a delivery first opens the next slot (while slots are free), so an
+  // idle poll costs one claim and a busy one fills the slots; each slot ends when nothing is claimable.
+  const slots = new Set<Promise<void>>();
+  let attemptsMade = 0;
+  function openDeliverySlot(): void {
+    if (stopping || slots.size >= DELIVERY_SLOTS) return;
+    const slot = (async () => {
+      for (;;) {
+        if (stopping) return;
+        const claim = await repo.claimDueDelivery(now(), deliveryLeaseMs).catch((err: Error) => {
+          log.error({ err: err.message }, 'could not claim a webhook delivery');
+          return null;
+        });
+        if (!claim) return;
+        openDeliverySlot();
+        await handleSafely(claim, deliver);
+        attemptsMade++;
+      }
+    })().finally(() => slots.delete(slot));
+    slots.add(slot);
+  }
+
+  /** Monitors and fan-out of one poll; deliveries are started in the pool and not waited for. */
+  const poll = async (): Promise<{ monitors: number; events: number }> => {
     const monitorsDone = drain(MONITOR_CONCURRENCY, () => repo.claimDueMonitor(now(), monitorLeaseMs), runMonitor);
     const events = await drain(1, () => repo.claimScanEvent(now(), FAN_OUT_LEASE_MS), fanOut);
-    const attempts = await drain(DELIVERY_CONCURRENCY, () => repo.claimDueDelivery(now(), deliveryLeaseMs), deliver);
+    openDeliverySlot();
     const monitors = await monitorsDone;
     // Scans run by monitors just now queued events: send them in the same pass rather than a poll later.
     const moreEvents = monitors > 0 ? await drain(1, () => repo.claimScanEvent(now(), FAN_OUT_LEASE_MS), fanOut) : 0;
-    const moreAttempts = moreEvents > 0 ? await drain(DELIVERY_CONCURRENCY, () => repo.claimDueDelivery(now(), deliveryLeaseMs), deliver) : 0;
-    return { monitors, events: events + moreEvents, attempts: attempts + moreAttempts };
+    if (moreEvents > 0) openDeliverySlot();
+    return { monitors, events: events + moreEvents };
+  };
+
+  /** Waits until the pool is empty (slots opened meanwhile included). */
+  const settle = async () => {
+    while (slots.size > 0) await Promise.all([...slots]);
+  };
+
+  const tick = async (): Promise<TickCounts> => {
+    const before = attemptsMade;
+    const { monitors, events } = await poll();
+    await settle();
+    return { monitors, events, attempts: attemptsMade - before };
   };
 
   let timer: NodeJS.Timeout | null = null;
@@ -207,7 +258,7 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = tick()
+      running = poll()
         .catch((err: Error) => log.error({ err: err.message }, 'monitoring pass failed'))
         .finally(schedule);
     }, config.MONITOR_POLL_MS);
@@ -226,6 +277,7 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
       stopping = true;
       if (timer) clearTimeout(timer);
       await running;
+      await settle();
     },
   };
 }

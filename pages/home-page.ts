@@ -258,7 +258,7 @@ export function homePage(deps: RouterDeps): RequestHandler {
     }
     const form = { url: one(req.query.url)?.slice(0, 2048), vertical: one(req.query.vertical) };
     // Signed in, the page names the account: it is then private to that browser.
-    const account = await accountOfRequest(deps.store, req);
+    const account = await accountOfRequest(deps.store, req, deps.config.BASE_URL);
     sendPage(res, await renderHomePage(deps, form, undefined, account?.email), {
       form: true,
       headers: negotiatedHeaders(base, '/', 'text/html'),

@@ -319,7 +319,7 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
     const header = req.headers.authorization;
     if (header === undefined) {
       // A signed-in console session stands for the Pro key on the few same-origin requests it may carry.
-      const sessionToken = sessionCarriesPro(req, config.BASE_URL) ? sessionTokenOf(req) : undefined;
+      const sessionToken = sessionCarriesPro(req, config.BASE_URL) ? sessionTokenOf(req, config.BASE_URL) : undefined;
       if (!sessionToken) return next();
       return resolveProIdentity(store, { sessionToken }).then((identity) => {
         if (identity) {

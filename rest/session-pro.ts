@@ -2,7 +2,7 @@
 // report page, and a scan started from the home page form, each only from this site. Everything else on the
 // API needs a Bearer key, so the API keeps no cookie-driven surface another site could trigger.
 import type { Request } from 'express';
-import { SESSION_COOKIE, cookieOf, fromOwnSite } from '../lib/same-site.js';
+import { cookieOf, fromOwnSite, sessionCookie } from '../lib/same-site.js';
 
 const BRIEF_PATH = /^\/api(?:\/v1)?\/scan\/\d{1,15}\/brief\.md$/;
 
@@ -12,4 +12,4 @@ export function sessionCarriesPro(req: Request, baseUrl: string): boolean {
   return eligible && fromOwnSite(req, baseUrl);
 }
 
-export const sessionTokenOf = (req: Request): string | undefined => cookieOf(req, SESSION_COOKIE);
+export const sessionTokenOf = (req: Request, baseUrl: string): string | undefined => cookieOf(req, sessionCookie(baseUrl).name);

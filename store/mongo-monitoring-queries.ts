@@ -108,6 +108,7 @@ export const MONITORING_INDEXES: Record<
   webhook_deliveries: [
     { key: { dedupeKey: 1 }, name: 'dedupe', unique: true },
     { key: { nextAttemptAt: 1 }, name: 'due', partialFilterExpression: { state: 'pending' } },
+    { key: { leaseUntil: 1, endpointId: 1 }, name: 'in_flight', partialFilterExpression: { state: 'pending' } },
     { key: { expiresAt: 1 }, name: 'ttl', expireAfterSeconds: 0 },
   ],
   webhook_attempts: [
@@ -269,6 +270,29 @@ export function dueDeliveryFilter(now: Date): Filter<DeliveryDoc> {
 }
 
 export const DUE_DELIVERY_SORT: SortSpec = { nextAttemptAt: 1, _id: 1 };
+
+/** Deliveries being sent now: pending under a live lease. */
+export function deliveriesInFlight(now: Date): Filter<DeliveryDoc> {
+  return { state: { $eq: 'pending' }, leaseUntil: { $gt: now } };
+}
+
+/** Due deliveries of endpoints other than these (those with one in flight, those of accounts at their cap). */
+export function dueDeliveryElsewhere(now: Date, busyEndpoints: string[]): Filter<DeliveryDoc> {
+  return { ...dueDeliveryFilter(now), endpointId: { $nin: busyEndpoints } };
+}
+
+/** Another delivery of the endpoint in flight besides this one. */
+export function rivalInFlight(now: Date, endpointId: string, id: string): Filter<DeliveryDoc> {
+  return { ...deliveriesInFlight(now), endpointId: { $eq: endpointId }, _id: { $ne: id } };
+}
+
+export function releaseLease(): UpdateFilter<DeliveryDoc> {
+  return { $set: { leaseUntil: FREE, leaseToken: null } };
+}
+
+export function postponeDelivery(until: Date): UpdateFilter<DeliveryDoc> {
+  return { $set: { nextAttemptAt: until, leaseUntil: FREE, leaseToken: null } };
+}
 
 export function moveDelivery(next: DeliveryNext, at: Date): UpdateFilter<DeliveryDoc> {
   const set: Partial<DeliveryDoc> = { state: next.state, leaseUntil: FREE, leaseToken: null };

@@ -9,6 +9,7 @@ import type { AttemptDoc, ClaimDoc, DeliveryDoc, EndpointDoc, MonitorDoc, Monito
 import type { ScanDoc } from './mongo-queries.js';
 import {
   ATTEMPTS_KEPT_PER_ENDPOINT,
+  DELIVERIES_IN_FLIGHT_PER_ACCOUNT,
   type Delivery,
   type DeliveryAttempt,
   type DeliveryNext,
@@ -94,6 +95,9 @@ const toAttempt = (d: AttemptDoc): DeliveryAttempt => ({
 });
 
 type ScanWithOutbox = ScanDoc & { outbox?: ScanOutbox };
+
+/** Due deliveries of free endpoints read per claim, oldest first, to pick the fairest among. */
+const FAIR_CLAIM_CANDIDATES = 200;
 
 export class MongoMonitoring implements MonitoringRepo {
   private readonly claims: Collection<ClaimDoc>;
@@ -306,14 +310,57 @@ export class MongoMonitoring implements MonitoringRepo {
     return doc ? toDelivery(doc) : null;
   }
 
+  // The fair claim in steps, MongoDB having no cross-document condition on one update: read what is in flight,
+  // pick among the due deliveries of free endpoints the one of the account with the fewest in flight, lease it,
+  // then look again. Should another instance have leased a delivery of the same endpoint meanwhile, this lease
+  // yields (both may yield; the next pass tries again), so an endpoint never has two in flight. The per-account
+  // cap is read, not locked: instances claiming at the same instant may pass it by one each.
   async claimDueDelivery(now: Date, leaseMs: number): Promise<Leased<Delivery> | null> {
     const token = randomUUID();
-    const doc = await this.deliveries.findOneAndUpdate(
-      M.dueDeliveryFilter(now),
-      M.takeLease(new Date(now.getTime() + leaseMs), token),
-      { sort: M.DUE_DELIVERY_SORT, returnDocument: 'after', ...this.run.opts(undefined) },
-    );
-    return doc ? { row: toDelivery(doc), leaseToken: token } : null;
+    const inFlight = await this.deliveries.find(M.deliveriesInFlight(now), { projection: { endpointId: 1 } }).toArray();
+    const accountOf = await this.accountsOfEndpoints(inFlight.map((d) => d.endpointId));
+    const perAccount = new Map<string, number>();
+    for (const d of inFlight) {
+      const account = accountOf.get(d.endpointId);
+      if (account) perAccount.set(account, (perAccount.get(account) ?? 0) + 1);
+    }
+    const capped = [...perAccount].filter(([, n]) => n >= DELIVERIES_IN_FLIGHT_PER_ACCOUNT).map(([account]) => account);
+    const cappedEndpoints = capped.length ? await this.endpoints.find(M.endpointsOfAccounts(capped), { projection: { _id: 1 } }).toArray() : [];
+    const busy = [...new Set([...inFlight.map((d) => d.endpointId), ...cappedEndpoints.map((e) => e._id)])];
+    const due = await this.deliveries
+      .find(M.dueDeliveryElsewhere(now, busy), { projection: { _id: 1, endpointId: 1 } })
+      .sort(M.DUE_DELIVERY_SORT)
+      .limit(FAIR_CLAIM_CANDIDATES)
+      .toArray();
+    const dueAccounts = await this.accountsOfEndpoints(due.map((d) => d.endpointId));
+    const load = (endpointId: string) => perAccount.get(dueAccounts.get(endpointId) ?? '') ?? 0;
+    const order = due.map((d, i) => ({ d, i })).sort((a, b) => load(a.d.endpointId) - load(b.d.endpointId) || a.i - b.i);
+    for (const { d } of order) {
+      const doc = await this.deliveries.findOneAndUpdate(
+        { ...M.dueDeliveryFilter(now), _id: { $eq: d._id } },
+        M.takeLease(new Date(now.getTime() + leaseMs), token),
+        { returnDocument: 'after', ...this.run.opts(undefined) },
+      );
+      if (!doc) continue; // another instance took it
+      if ((await this.deliveries.countDocuments(M.rivalInFlight(now, doc.endpointId, doc._id))) > 0) {
+        await this.deliveries.updateOne(M.heldLease(doc._id, token), M.releaseLease());
+        return null;
+      }
+      return { row: toDelivery(doc), leaseToken: token };
+    }
+    return null;
+  }
+
+  async postponeDelivery(claim: Leased<Delivery>, until: Date): Promise<boolean> {
+    const res = await this.deliveries.updateOne({ ...M.heldLease(claim.row.id, claim.leaseToken), state: { $eq: 'pending' } }, M.postponeDelivery(until));
+    return res.matchedCount > 0;
+  }
+
+  private async accountsOfEndpoints(ids: string[]): Promise<Map<string, string>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const docs = await this.endpoints.find({ _id: { $in: unique } }, { projection: { _id: 1, accountId: 1 } }).toArray();
+    return new Map(docs.map((e) => [e._id, e.accountId]));
   }
 
   // Standalone order: the delivery moves first (the lease check), then its attempt is recorded and old ones pruned.

@@ -103,6 +103,11 @@ export interface DeliveryAttempt {
 export type DeliveryNext = { state: 'delivered' } | { state: 'pending'; nextAttemptAt: Date } | { state: 'failed' | 'cancelled' };
 
 export const ATTEMPTS_KEPT_PER_ENDPOINT = 100;
+/**
+ * Deliveries one account may have in flight at once, across all instances: however many of its endpoints are
+ * slow, the other accounts keep the remaining delivery slots. (One endpoint never has more than one.)
+ */
+export const DELIVERIES_IN_FLIGHT_PER_ACCOUNT = 2;
 
 export interface MonitoringRepo {
   /** The host's scans, newest first, without reports; at most `limit`. Empty for a delisted host. */
@@ -150,8 +155,14 @@ export interface MonitoringRepo {
   /** Adds one delivery (test events, resends); a dedupe key already present adds nothing. */
   addDelivery(delivery: NewDelivery): Promise<void>;
   getDelivery(id: string): Promise<Delivery | null>;
-  /** The pending delivery due the longest, leased until now + leaseMs. */
+  /**
+   * A due pending delivery, leased until now + leaseMs, claimed fairly: never one whose endpoint already has a
+   * delivery in flight (under a live lease), never one of an account with DELIVERIES_IN_FLIGHT_PER_ACCOUNT in
+   * flight; among the rest, the account with the fewest in flight first, then the delivery due the longest.
+   */
   claimDueDelivery(now: Date, leaseMs: number): Promise<Leased<Delivery> | null>;
+  /** Gives a claimed delivery back unsent, due again at `until` (its attempts unchanged). False when the lease was lost. */
+  postponeDelivery(claim: Leased<Delivery>, until: Date): Promise<boolean>;
   /** Records one attempt (keeping the newest ATTEMPTS_KEPT_PER_ENDPOINT per endpoint) and moves the delivery on. */
   recordAttempt(claim: Leased<Delivery>, attempt: DeliveryAttempt, next: DeliveryNext): Promise<boolean>;
   /** Newest first. */

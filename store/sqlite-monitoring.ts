@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../lib/store-failure.js';
 import {
   ATTEMPTS_KEPT_PER_ENDPOINT,
+  DELIVERIES_IN_FLIGHT_PER_ACCOUNT,
   type Delivery,
   type DeliveryAttempt,
   type DeliveryNext,
@@ -86,6 +87,7 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
 );
 CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE state = 'pending';
 CREATE INDEX IF NOT EXISTS webhook_deliveries_finished ON webhook_deliveries(endpoint_id, created_at) WHERE state <> 'pending';
+CREATE INDEX IF NOT EXISTS webhook_deliveries_in_flight ON webhook_deliveries(lease_until, endpoint_id) WHERE state = 'pending';
 CREATE TABLE IF NOT EXISTS webhook_attempts (
   seq INTEGER PRIMARY KEY,
   endpoint_id TEXT NOT NULL,
@@ -343,8 +345,28 @@ export class SqliteMonitoring implements MonitoringRepo {
          VALUES (@id, @dedupe_key, @endpoint_id, @message_id, @event_type, @payload, @next_attempt_at, @created_at)`,
       ),
       getDelivery: db.prepare<[string], DeliveryRow>('SELECT * FROM webhook_deliveries WHERE id = ?'),
-      claimDelivery: db.prepare<[{ now: number; until: number; token: string }], DeliveryRow>(
-        claimWhere('webhook_deliveries', "state = 'pending' AND next_attempt_at <= @now", 'next_attempt_at'),
+      // The fair claim: among due deliveries whose endpoint has none in flight and whose account is under its
+      // in-flight cap, the account with the fewest in flight first, then the one due the longest.
+      claimDelivery: db.prepare<[{ now: number; until: number; token: string; perAccount: number }], DeliveryRow>(
+        `WITH in_flight AS (
+           SELECT d.endpoint_id, e.account_id FROM webhook_deliveries d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+           WHERE d.state = 'pending' AND d.lease_until > @now),
+         per_account AS (SELECT account_id, COUNT(*) AS n FROM in_flight WHERE account_id IS NOT NULL GROUP BY account_id)
+         UPDATE webhook_deliveries SET lease_until = @until, lease_token = @token
+         WHERE rowid = (
+           SELECT d.rowid FROM webhook_deliveries d
+             LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+             LEFT JOIN per_account a ON a.account_id = e.account_id
+           WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND d.lease_until <= @now
+             AND d.endpoint_id NOT IN (SELECT endpoint_id FROM in_flight)
+             AND COALESCE(a.n, 0) < @perAccount
+           ORDER BY COALESCE(a.n, 0), d.next_attempt_at, d.id LIMIT 1)
+           AND state = 'pending' AND next_attempt_at <= @now AND lease_until <= @now
+         RETURNING *`,
+      ),
+      postponeDelivery: db.prepare<[{ id: string; token: string; next: number }]>(
+        `UPDATE webhook_deliveries SET next_attempt_at = @next, lease_until = 0, lease_token = NULL
+         WHERE id = @id AND lease_token = @token AND state = 'pending'`,
       ),
       moveDelivery: db.prepare<[{ id: string; token: string; state: string; next: number }]>(
         `UPDATE webhook_deliveries SET attempts = attempts + 1, state = @state, next_attempt_at = @next,
@@ -526,8 +548,12 @@ export class SqliteMonitoring implements MonitoringRepo {
 
   async claimDueDelivery(now: Date, leaseMs: number): Promise<Leased<Delivery> | null> {
     const token = randomUUID();
-    const row = this.q.claimDelivery.get({ now: now.getTime(), until: now.getTime() + leaseMs, token });
+    const row = this.q.claimDelivery.get({ now: now.getTime(), until: now.getTime() + leaseMs, token, perAccount: DELIVERIES_IN_FLIGHT_PER_ACCOUNT });
     return row ? { row: toDelivery(row), leaseToken: token } : null;
+  }
+
+  async postponeDelivery(claim: Leased<Delivery>, until: Date): Promise<boolean> {
+    return this.q.postponeDelivery.run({ id: claim.row.id, token: claim.leaseToken, next: until.getTime() }).changes > 0;
   }
 
   private readonly recordTx = (claim: Leased<Delivery>, a: DeliveryAttempt, next: DeliveryNext): boolean => {

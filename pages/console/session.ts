@@ -1,11 +1,11 @@
-// Sessions and CSRF for the console pages: loadSession finds who is signed in from the sr_session cookie,
+// Sessions and CSRF for the console pages: loadSession finds who is signed in from the session cookie,
 // requireAccount sends everyone else to the sign-in page, and sameSiteForm refuses (403, before any change)
 // a POST from another site or without the session's CSRF token. Every console form carries csrfField.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { StoreRepo } from '../../store/repo.js';
 import { csrfTokenOf, resumeSession, type LiveSession } from '../../accounts/sessions.js';
 import { sameSecret } from '../../accounts/secrets.js';
-import { SESSION_COOKIE, cookieOf, fromOwnSite } from '../../lib/same-site.js';
+import { cookieOf, fromOwnSite, sessionCookie } from '../../lib/same-site.js';
 import { html, type SafeHtml } from '../html.js';
 import { AppError } from '../../lib/errors.js';
 import type { AccountRecord } from '../../store/accounts-repo.js';
@@ -31,23 +31,19 @@ export function csrfField(token: string): SafeHtml {
 }
 
 export function setSessionCookie(res: Response, baseUrl: string, token: string, expiresAt: Date): void {
-  res.cookie(SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/',
-    secure: baseUrl.startsWith('https:'),
-    expires: expiresAt,
-  });
+  const { name, secure } = sessionCookie(baseUrl);
+  res.cookie(name, token, { httpOnly: true, sameSite: 'lax', path: '/', secure, expires: expiresAt });
 }
 
 export function clearSessionCookie(res: Response, baseUrl: string): void {
-  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure: baseUrl.startsWith('https:') });
+  const { name, secure } = sessionCookie(baseUrl);
+  res.clearCookie(name, { httpOnly: true, sameSite: 'lax', path: '/', secure });
 }
 
 /** Resolves the session cookie (sliding its end) into res.locals.console; a dead cookie is cleared. */
 export function loadSession(store: StoreRepo, baseUrl: string): RequestHandler {
   return async (req, res, next) => {
-    const token = cookieOf(req, SESSION_COOKIE);
+    const token = cookieOf(req, sessionCookie(baseUrl).name);
     if (token === undefined) return next();
     const session = await resumeSession(store, token);
     if (!session) {
@@ -61,8 +57,8 @@ export function loadSession(store: StoreRepo, baseUrl: string): RequestHandler {
 }
 
 /** The signed-in account of a request outside the console (the home page says who scans), or null. */
-export async function accountOfRequest(store: StoreRepo, req: Request): Promise<AccountRecord | null> {
-  const token = cookieOf(req, SESSION_COOKIE);
+export async function accountOfRequest(store: StoreRepo, req: Request, baseUrl: string): Promise<AccountRecord | null> {
+  const token = cookieOf(req, sessionCookie(baseUrl).name);
   return token === undefined ? null : ((await resumeSession(store, token))?.account ?? null);
 }
 

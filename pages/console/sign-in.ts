@@ -6,7 +6,7 @@ import { ipKeyGenerator } from 'express-rate-limit';
 import type { StoreRepo } from '../../store/repo.js';
 import type { Config } from '../../lib/config.js';
 import type { Mailer } from '../../accounts/mailer.js';
-import { confirmSignIn, normaliseEmail, previewSignIn, requestSignIn } from '../../accounts/sign-in.js';
+import { confirmSignIn, hasHiddenCharacters, normaliseEmail, previewSignIn, requestSignIn } from '../../accounts/sign-in.js';
 import { endAllSessions, endSession, startSession } from '../../accounts/sessions.js';
 import { html } from '../html.js';
 import { publicConsolePage, sendConsolePage } from './layout.js';
@@ -51,9 +51,10 @@ export function signInRouter(deps: SignInDeps): Router {
     const next = safeReturnTo(one(body.next));
     const email = normaliseEmail(body.email);
     if (!email) {
-      return sendConsolePage(res, signInForm(next, 'Enter an e-mail address such as you@your-store.example.', one(body.email)?.slice(0, 254)), {
-        status: 400,
-      });
+      // What was typed comes back for correction, unless it holds characters that would not show as they are.
+      const typed = one(body.email)?.slice(0, 254);
+      const message = 'Enter an e-mail address such as you@your-store.example (plain letters before the @; no invisible or direction-changing characters).';
+      return sendConsolePage(res, signInForm(next, message, typed && !hasHiddenCharacters(typed) ? typed : ''), { status: 400 });
     }
     const result = await requestSignIn(
       { store, mailer, baseUrl: config.BASE_URL, limits: { perAddress: config.SIGN_IN_MAILS_PER_ADDRESS_PER_HOUR, perIp: config.SIGN_IN_MAILS_PER_IP_PER_HOUR } },

@@ -148,7 +148,8 @@ export function webhooksRouter(deps: { store: StoreRepo; config: Config; box: Se
         outcome = await run(who, endpoint, req);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        return sendConsolePage(res, await renderEndpoint(store, who, endpoint, { error: err.message }), { status: err.code === 'NOT_FOUND' ? 404 : 400 });
+        const status = err.code === 'NOT_FOUND' ? 404 : err.code === 'RATE_LIMITED' ? 429 : 400;
+        return sendConsolePage(res, await renderEndpoint(store, who, endpoint, { error: err.message }), { status, headers: err.headers });
       }
       if (outcome === 'gone') return void res.redirect(303, '/console/webhooks');
       sendConsolePage(res, await renderEndpoint(store, who, (await store.monitoring.getEndpoint(endpoint.id))!, outcome));

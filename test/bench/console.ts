@@ -12,6 +12,7 @@ import { pino } from 'pino';
 import { createApp } from '../../server/app.js';
 import { testConfig } from '../../lib/config.js';
 import { SqliteRepo } from '../../store/sqlite.js';
+import { SESSION_COOKIE } from '../../lib/same-site.js';
 import { startSession } from '../../accounts/sessions.js';
 import type { Timing } from './timings.js';
 
@@ -42,7 +43,7 @@ export async function consoleTimings(): Promise<{ baseline: number; rows: Timing
     server.on('request', app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const cookie = async (account: typeof small) => `sr_session=${(await startSession(store, account)).token}`;
+    const cookie = async (account: typeof small) => `${SESSION_COOKIE}=${(await startSession(store, account)).token}`;
     const cookies = { small: await cookie(small), large: await cookie(large) };
     // Time to the answer (status and headers: the server has read, rendered and sent the page in one write);
     // the client reading the longer body afterwards is not the server's time.

@@ -60,11 +60,12 @@ test('sign-in by mailed link: same answer for any address, confirm page names it
   const done = await client.confirm(link[0], 'merchant@shop.test');
   assert.equal(done.status, 303);
   assert.equal(done.headers.get('location'), '/console');
-  const cookie = done.headers.getSetCookie().find((c) => c.startsWith('sr_session='))!;
+  const cookie = done.headers.getSetCookie().find((c) => c.startsWith('__Host-sr_session='))!;
   assert.match(cookie, /HttpOnly/i);
   assert.match(cookie, /SameSite=Lax/i);
   assert.match(cookie, /Path=\//);
-  assert.doesNotMatch(cookie, /Secure/i, 'http BASE_URL: no Secure flag');
+  assert.match(cookie, /;\s*Secure/i, 'loopback http: browsers take Secure cookies there, as __Host- needs');
+  assert.doesNotMatch(cookie, /Domain=/i);
   assert.ok(await app.store.accounts.findAccountByEmail('merchant@shop.test'), 'first sign-in created the account');
 
   const overview = await client.get('/console');
@@ -137,6 +138,41 @@ test('refusals: the 6th sign-in mail for one address in an hour is a 429 page wi
   assert.ok(retry > 0 && retry <= 3600, `Retry-After ${retry}`);
   assert.match(sixth.text, /Too many sign-in mails/);
   assert.equal(inbox.messages.length, 5);
+});
+
+test('refusals: sub-addresses count with their mailbox, so box+1…+7@ gets 5 mails, then a 429 page', async (t) => {
+  const { inbox, client } = await setup(t);
+  const statuses: number[] = [];
+  for (let i = 1; i <= 7; i++) statuses.push((await client.post('/console/sign-in', { email: `box+${i}@shop.test` })).status);
+  assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
+  assert.equal(inbox.messages.length, 5);
+  assert.equal((await client.post('/console/sign-in', { email: 'box@shop.test' })).status, 429, 'the mailbox itself has had its mails');
+  assert.equal((await client.post('/console/sign-in', { email: 'other+1@shop.test' })).status, 200, 'another mailbox is not affected');
+});
+
+test('refusals: addresses with bidi, invisible or control characters, or a non-ASCII local part, are refused and mailed nothing', async (t) => {
+  const { app, inbox, client } = await setup(t);
+  const hostile = [
+    'admin\u202E@shop.test', // right-to-left override: shows as another address
+    'ad\u200Bmin@shop.test', // zero-width space
+    'admin@sh\u2066op.test', // isolate inside the domain
+    'admin\u0007@shop.test', // a control character
+    'adm\u00EDn@shop.test', // non-ASCII local part
+    'admin@shop.test\u200D',
+  ];
+  for (const email of hostile) {
+    const res = await client.post('/console/sign-in', { email });
+    assert.equal(res.status, 400, JSON.stringify(email));
+    assert.match(res.text, /Enter an e-mail address/);
+    assert.doesNotMatch(res.text, /\u202E|\u200B|\u2066|\u200D|\u0007/u, 'no hidden character comes back on the page');
+  }
+  assert.equal(inbox.messages.length, 0);
+  assert.equal(await app.store.accounts.findAccountByEmail('admin@shop.test'), null);
+  // An international domain is fine, in its IDNA form.
+  assert.equal((await client.post('/console/sign-in', { email: 'Owner@Bücher.test' })).status, 200);
+  const link = await inbox.nextLink('owner@bücher.test'); // the mail parser shows the domain decoded
+  assert.equal((await client.confirm(link, 'owner@xn--bcher-kva.test')).status, 303);
+  assert.ok(await app.store.accounts.findAccountByEmail('owner@xn--bcher-kva.test'), 'the account holds the IDNA form');
 });
 
 test('refusals: 20 mails per client address an hour', async (t) => {
@@ -276,14 +312,37 @@ test('a scan from the home form while signed in runs on the Pro quota and lands 
   assert.equal((await app.store.accounts.scansOfAccount(account.id, { limit: 50 })).length, 1);
 });
 
-test('an https BASE_URL makes the session cookie Secure', async (t) => {
+test('an https BASE_URL makes the session cookie __Host-sr_session, Secure, host-only; a bare sr_session cookie opens nothing', async (t) => {
   const inbox = await startInbox(t);
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl, BASE_URL: 'https://ready.example' });
   const client = new ConsoleClient(app.url);
   const link = await client.requestLink(inbox, 'secure@shop.test');
   assert.ok(link.startsWith('https://ready.example/console/sign-in/confirm?token='));
   const done = await client.confirm(link, 'secure@shop.test');
-  assert.match(done.headers.getSetCookie().find((c) => c.startsWith('sr_session='))!, /;\s*Secure/i);
+  const cookie = done.headers.getSetCookie().find((c) => c.startsWith('__Host-sr_session='));
+  assert.ok(cookie, done.headers.getSetCookie().join(' | '));
+  assert.match(cookie, /;\s*Secure/i);
+  assert.match(cookie, /;\s*Path=\/(;|$)/);
+  assert.doesNotMatch(cookie, /Domain=/i);
+  assert.equal((await client.get('/console')).status, 200, 'the session works under its new name');
+  // A cookie a sibling subdomain can set (Domain=.ready.example) cannot carry the __Host- prefix: the bare name,
+  // even holding a live session id, is not the session.
+  const planted = await call(`${app.url}/console`, { headers: { cookie: `sr_session=${client.cookie}` } });
+  assert.equal(planted.status, 303);
+  assert.match(planted.headers.get('location') ?? '', /^\/console\/sign-in/);
+});
+
+test('a plain-http BASE_URL off loopback keeps a bare, non-Secure sr_session cookie (a __Host- one would be dropped)', async (t) => {
+  const inbox = await startInbox(t);
+  const app = await startApp(t, { SMTP_URL: inbox.smtpUrl, BASE_URL: 'http://console.internal:3000' });
+  const client = new ConsoleClient(app.url);
+  const link = await client.requestLink(inbox, 'plain@shop.test');
+  const done = await client.confirm(link, 'plain@shop.test');
+  const cookie = done.headers.getSetCookie().find((c) => c.startsWith('sr_session='));
+  assert.ok(cookie, done.headers.getSetCookie().join(' | '));
+  assert.doesNotMatch(cookie, /Secure/i);
+  const overview = await call(`${app.url}/console`, { headers: { cookie: cookie.split(';')[0] } });
+  assert.equal(overview.status, 200);
 });
 
 test('the scans page: 50 a page newest first, older pages by keyset, host filter, change against the previous scan', async (t) => {

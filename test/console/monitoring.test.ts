@@ -216,3 +216,29 @@ test('deleting the account removes its claims, monitors and endpoints', async (t
   );
   assert.deepEqual(await app.store.monitoring.verifiedClaims(host), []);
 });
+
+test('30 "Send test event" presses in a row: 10 queued, then 429 pages with Retry-After; Resend shares the limit', async (t) => {
+  const { app, client, account, worker } = await setup(t);
+  await verifiedStore(t, app, client);
+  const receiver = await startReceiver();
+  t.after(() => receiver.close());
+  const csrf = await client.csrf('/console/webhooks');
+  assert.equal((await client.post('/console/webhooks', { csrf, url: receiver.url, events: 'scan.completed' })).status, 201);
+  const [endpoint] = await app.store.monitoring.listEndpoints(account.id);
+  const answers = [];
+  for (let i = 0; i < 30; i++) answers.push(await client.post(`/console/webhooks/${endpoint.id}/test`, { csrf }));
+  assert.deepEqual(answers.map((a) => a.status), [...Array(10).fill(200), ...Array(20).fill(429)]);
+  const limited = answers[29];
+  const retryAfter = Number(limited.headers.get('retry-after'));
+  assert.ok(retryAfter >= 1 && retryAfter <= 600, `Retry-After ${retryAfter}`);
+  assert.match(limited.headers.get('content-type') ?? '', /^text\/html/);
+  assert.match(limited.text, /at most 10 test events and resends per 10 minutes/);
+  await worker.tick();
+  assert.equal(receiver.received.length, 10, 'a refused press queued nothing');
+  const deliveryId = /name="delivery" value="([^"]+)"/.exec((await client.get(`/console/webhooks/${endpoint.id}`)).text)?.[1];
+  assert.ok(deliveryId);
+  const resent = await client.post(`/console/webhooks/${endpoint.id}/resend`, { csrf, delivery: deliveryId });
+  assert.equal(resent.status, 429);
+  await worker.tick();
+  assert.equal(receiver.received.length, 10);
+});

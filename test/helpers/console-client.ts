@@ -1,24 +1,27 @@
-// A browser-like HTTP client for the console tests: keeps the sr_session cookie, sends Origin on POSTs like a
+// A browser-like HTTP client for the console tests: keeps the session cookie, sends Origin on POSTs like a
 // browser does, and signs in through the real mail link.
 import assert from 'node:assert/strict';
 import { call, type Answer } from './start-app.js';
+import { SESSION_COOKIE } from '../../lib/same-site.js';
 import type { Inbox } from './smtp.js';
 
 export class ConsoleClient {
   cookie: string | null = null;
+  /** The session cookie's name: the tests' BASE_URLs are https or loopback, so the __Host- one. */
+  readonly cookieName = SESSION_COOKIE;
   constructor(readonly base: string) {}
 
   private remember(a: Answer): Answer {
-    const set = a.headers.getSetCookie().find((c) => c.startsWith('sr_session='));
+    const set = a.headers.getSetCookie().find((c) => c.startsWith(`${this.cookieName}=`));
     if (set) {
-      const value = set.split(';')[0].slice('sr_session='.length);
+      const value = set.split(';')[0].slice(this.cookieName.length + 1);
       this.cookie = value && !/Expires=Thu, 01 Jan 1970/i.test(set) ? value : null;
     }
     return a;
   }
 
   async get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
-    return this.remember(await call(this.base + path, { headers: { ...(this.cookie ? { cookie: `sr_session=${this.cookie}` } : {}), ...headers } }));
+    return this.remember(await call(this.base + path, { headers: { ...(this.cookie ? { cookie: `${this.cookieName}=${this.cookie}` } : {}), ...headers } }));
   }
 
   async post(path: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Answer> {
@@ -29,7 +32,7 @@ export class ConsoleClient {
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
           origin: this.base,
-          ...(this.cookie ? { cookie: `sr_session=${this.cookie}` } : {}),
+          ...(this.cookie ? { cookie: `${this.cookieName}=${this.cookie}` } : {}),
           ...headers,
         },
       }),

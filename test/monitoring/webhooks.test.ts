@@ -17,6 +17,8 @@ import { ScanEventData, WebhookBody } from '../../schemas/webhook-event.js';
 import { startFixtureStore, type FixtureStore, verifiedHome } from '../helpers/fixture-store.js';
 import { call, startApp } from '../helpers/start-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { assertWithin } from '../helpers/timing.js';
+import { BREAKER_PAUSE_MS } from '../../monitoring/circuit-breaker.js';
 
 type T = { after(fn: () => unknown): void };
 
@@ -281,4 +283,62 @@ test('a webhook host that resolves to a private address is refused at connect ti
   const [attempt] = await s.app.store.monitoring.listAttempts(endpoint.id, 1);
   assert.match(attempt.outcome, /refused: .*resolves to a non-public address/);
   assert.equal(s.receiver.received.length, 0);
+});
+
+test('a hanging endpoint of one account delays only itself: another account\'s delivery arrives within 10 poll intervals', async (t) => {
+  const POLL_MS = 200;
+  // The receiver of account A holds every request for the whole 20 s timeout.
+  const s = await setup(t, { WEBHOOK_TIMEOUT_MS: '20000', MONITOR_POLL_MS: String(POLL_MS) });
+  const slow = await startReceiver();
+  slow.answer = () => 'hang';
+  t.after(() => slow.close());
+  const slowEndpoints = [];
+  for (let i = 0; i < 3; i++) slowEndpoints.push((await addEndpoint(s.deps, 'acct_slow', { url: `${slow.url}?n=${i}`, events: ['scan.completed'] })).endpoint);
+  for (let i = 0; i < 10; i++) await sendTestEvent(s.deps, 'acct_slow', slowEndpoints[i % 3].id);
+  s.worker.start();
+  t.after(() => s.worker.stop());
+  await slow.waitFor((all) => all.length >= 2);
+
+  const other = await addEndpoint(s.deps, 'acct_other', { url: s.receiver.url, events: ['scan.completed'] });
+  s.receiver.secrets = [other.secret];
+  const queued = performance.now();
+  await sendTestEvent(s.deps, 'acct_other', other.endpoint.id);
+  await s.receiver.waitFor((all) => all.length === 1, 15_000);
+  assertWithin("another account's delivery while A's endpoints hang", performance.now() - queued, POLL_MS);
+  assert.deepEqual(s.receiver.received[0].verifiedBy, [0]);
+  assert.equal(slow.received.length, 2, 'account A: one in flight per endpoint, two per account');
+  await slow.close(); // the hanging requests end now, so stopping the worker does not wait for their timeout
+});
+
+test('the circuit breaker: after 3 timed-out attempts an endpoint is paused for 5 minutes, then one probe goes out', async (t) => {
+  let offset = 0;
+  const now = () => new Date(Date.now() + offset);
+  const s = await setup(t, { WEBHOOK_TIMEOUT_MS: '300' }, { now });
+  s.receiver.answer = () => 'hang';
+  const { endpoint, secret } = await addEndpoint(s.deps, 'acct_1', { url: s.receiver.url, events: ['scan.completed'] });
+  const ids = [];
+  for (let i = 0; i < 5; i++) ids.push(await sendTestEvent(s.deps, 'acct_1', endpoint.id));
+  await s.worker.tick();
+  assert.equal(s.receiver.received.length, 3, 'three timeouts, then the endpoint is paused');
+  const attempts = await s.app.store.monitoring.listAttempts(endpoint.id, 10);
+  assert.equal(attempts.length, 3, 'a paused delivery spends no attempt');
+  assert.ok(attempts.every((a) => /^timeout after 300 ms$/.test(a.outcome)));
+  const deliveries = await Promise.all(ids.map(async (id) => (await s.app.store.monitoring.getDelivery(id))!));
+  const unsent = deliveries.filter((d) => d.attempts === 0);
+  assert.equal(unsent.length, 2);
+  for (const waiting of unsent) {
+    assert.equal(waiting.state, 'pending');
+    assert.equal(waiting.nextAttemptAt.getTime(), attempts[0].at.getTime() + BREAKER_PAUSE_MS, 'due when the pause ends');
+  }
+  offset = 10_000; // the retries of the first three are due: they wait too
+  await s.worker.tick();
+  assert.equal(s.receiver.received.length, 3);
+
+  // After the pause one probe goes out; the receiver answers now, so the breaker closes and the rest follow.
+  s.receiver.answer = () => ({ status: 204 });
+  s.receiver.secrets = [secret];
+  offset = BREAKER_PAUSE_MS + 10_000;
+  await s.worker.tick();
+  assert.equal(s.receiver.received.length, 3 + 5);
+  for (const id of ids) assert.equal((await s.app.store.monitoring.getDelivery(id))?.state, 'delivered');
 });

@@ -173,6 +173,7 @@ test('form posts refused before a scan starts spend no scan quota (they are judg
     [{ url: 'https://user:pw@shop.test/' }, {}, 400],
     [{ url: fixture.url, vertical: 'shoes' }, {}, 400],
     [{ url: fixture.url }, { 'sec-fetch-site': 'cross-site' }, 403],
+    [{ url: fixture.url }, { 'sec-fetch-site': 'same-site' }, 403], // a sibling subdomain's form
     [{ url: fixture.url }, { origin: 'https://attacker.example' }, 403],
     [{ url: fixture.url }, { origin: 'null' }, 403],
     [{ url: fixture.url }, { authorization: 'Bearer srk_wrong' }, 401],

@@ -95,3 +95,22 @@ test('a request failing inside the service logs its error on req.log and one err
   assert.equal(unexpected?.req?.id, 'boom-1');
   assert.equal(unexpected?.err?.message, 'disk on fire');
 });
+
+test('a form with 40 fields is a 413 page on the console and the scan form, and nothing is logged at error level', async (t) => {
+  const app = await start(t);
+  const form = new URLSearchParams(Array.from({ length: 40 }, (_, i): [string, string] => [`f${i}`, 'x'])).toString();
+  for (const path of ['/console/sign-in', '/console/webhooks', '/scan']) {
+    const res = await fetch(`${app.url}${path}`, {
+      method: 'POST',
+      body: form,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.url, 'x-request-id': `fields${path.replace(/\//g, '-')}` },
+    });
+    const page = await res.text();
+    assert.equal(res.status, 413, `${path}: ${page.slice(0, 200)}`);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/html/, path);
+    assert.match(page, /more fields than this service accepts/, path);
+    const [line] = await lineOf(app.lines, `fields${path.replace(/\//g, '-')}`);
+    assert.equal(line.res?.statusCode, 413);
+  }
+  assert.deepEqual(app.lines.filter((l) => l.level >= 50).map((l) => l.msg), [], 'no error-level line');
+});

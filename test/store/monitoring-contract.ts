@@ -249,6 +249,36 @@ export function runMonitoringContract(
       assert.equal((await m.listAttempts('ep', 100)).length, 2, 'per endpoint');
     }));
 
+    it('deliveries are claimed fairly: one in flight per endpoint, two per account, the least busy account first', withRepo(async (repo) => {
+      const m = repo.monitoring;
+      for (const [id, acct] of [['epA1', 'acctA'], ['epA2', 'acctA'], ['epA3', 'acctA'], ['epB', 'acctB']]) await m.addEndpoint(endpoint(id, acct));
+      // Account A's deliveries are all due before B's one.
+      await m.addDelivery(delivery('a1-1', 'epA1', 1));
+      await m.addDelivery(delivery('a1-2', 'epA1', 1));
+      await m.addDelivery(delivery('a2', 'epA2', 2));
+      await m.addDelivery(delivery('a3', 'epA3', 3));
+      await m.addDelivery(delivery('b', 'epB', 5));
+      const HOUR = 3_600_000; // leases outlive every instant of this case
+      const claimed = async () => (await m.claimDueDelivery(at(10), HOUR));
+      const first = (await claimed())!;
+      assert.equal(first.row.id, 'a1-1', 'due the longest');
+      assert.equal((await claimed())?.row.id, 'b', 'B has nothing in flight, A has one: B goes first');
+      const third = (await claimed())!;
+      assert.equal(third.row.id, 'a2', 'a1-2 waits: its endpoint has one in flight');
+      assert.equal(await claimed(), null, 'A has two in flight: a3 waits');
+      assert.equal(await m.recordAttempt(first, attemptOf('epA1', 'a1-1', 1, 10), { state: 'delivered' }), true);
+      const again = (await claimed())!;
+      assert.equal(again.row.id, 'a1-2', 'the endpoint is free again');
+      // Given back unsent: not due before the given time, its attempts unchanged.
+      assert.equal(await m.postponeDelivery({ ...again, leaseToken: 'not-mine' }, at(50)), false);
+      assert.equal(await m.postponeDelivery(again, at(50)), true);
+      assert.equal((await m.getDelivery('a1-2'))?.attempts, 0);
+      assert.equal((await claimed())?.row.id, 'a3', 'A has one in flight again (a2)');
+      assert.equal(await m.claimDueDelivery(at(49), HOUR), null);
+      assert.equal(await m.recordAttempt(third, attemptOf('epA2', 'a2', 1, 10), { state: 'delivered' }), true);
+      assert.equal((await m.claimDueDelivery(at(50), HOUR))?.row.id, 'a1-2');
+    }));
+
     it('removing an account removes its claims, monitors and endpoints, and nobody else\'s', withRepo(async (repo) => {
       const m = repo.monitoring;
       for (const acct of ['gone', 'stays']) {
@@ -270,7 +300,7 @@ export function runMonitoringContract(
         for (let i = 0; i < 6; i++) {
           await repo.monitoring.addMonitor(monitor('acct', `m${i}.example`, i), 10);
           await save(repo, `s${i}.example`, 50, i, true);
-          await repo.monitoring.addDelivery(delivery(`d${i}`, 'ep', i));
+          await repo.monitoring.addDelivery(delivery(`d${i}`, `ep${i}`, i)); // one endpoint has one in flight at most
         }
         const race = async <T>(claim: (r: StoreRepo) => Promise<T | null>, key: (row: T) => string) => {
           const got: string[] = [];

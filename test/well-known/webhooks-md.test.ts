@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp } from '../helpers/start-app.js';
 import { EVENT_TYPES } from '../../schemas/webhook-event.js';
+import { BREAKER_PAUSE_MS, BREAKER_TIMEOUTS } from '../../monitoring/circuit-breaker.js';
+import { MANUAL_SEND_WINDOW_MS, MANUAL_SENDS_PER_WINDOW } from '../../monitoring/endpoints.js';
 
 test('GET /webhooks.md documents headers, signatures, every event, the configured retries; llms.txt links it', async (t) => {
   const app = await startApp(t, { WEBHOOK_RETRY_SCHEDULE: '10s,1m,2h', WEBHOOK_TIMEOUT_MS: '7000' });
@@ -15,6 +17,10 @@ test('GET /webhooks.md documents headers, signatures, every event, the configure
   assert.match(text, /retried after 10 s, 1 min, 2 h \(4 attempts in all\)/);
   assert.match(text, /Any 2xx answer within 7 s is success/);
   assert.match(text, /`410 Gone` disables the endpoint/);
+  // The figures of fair delivery, written out in the document (well-known/ does not import monitoring/): kept true here.
+  assert.ok(text.includes('one request at a time'));
+  assert.ok(text.includes(`After ${BREAKER_TIMEOUTS} timeouts in a row the endpoint is paused for ${BREAKER_PAUSE_MS / 60_000} min`));
+  assert.ok(text.includes(`at most ${MANUAL_SENDS_PER_WINDOW} per account every ${MANUAL_SEND_WINDOW_MS / 60_000} min`));
   const llms = await (await fetch(`${app.url}/llms.txt`)).text();
   assert.ok(llms.includes('[Webhooks](http://localhost:3000/webhooks.md)'));
 });
