@@ -448,7 +448,7 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
   if (page.h1) r.name = cleanText(page.h1, 500);
   if (anchor >= 0) {
     const window = buyBoxWindow(text, anchor, TITLE_WINDOW);
-    const price = sellingPrice(window);
+    const price = sellingPrice(window, currencySignals(page));
     if (price) r.price = price;
     // An agent takes a buy button, or a price with no stock warning near the title, as "can be bought now".
     const stock = buyBoxAvailability(window, agreeingStatus) ?? (hasPurchaseControl(page) || r.price ? 'InStock' : null);
