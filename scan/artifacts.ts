@@ -74,6 +74,7 @@ export interface PageFacts {
   entities: Entity[]; // every entity from JSON-LD (incl. @graph and nested), microdata and RDFa, flattened
   visibleText: string; // text outside script/style/template/noscript, whitespace collapsed, capped
   templateTokens: string[]; // lower-case id and class tokens of <html> and <body> (template names, never shown)
+  priceTexts?: string[]; // visible texts of elements the page marks as a price (itemprop=price, a class or id naming one)
   scriptHints: string[]; // page-type assignments found in inline scripts ("pageType":"product"), capped
   noscriptText: string;
   scriptCount: number;

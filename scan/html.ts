@@ -43,6 +43,18 @@ export interface ParseOptions {
   truncated?: boolean;
 }
 
+const MAX_PRICE_TEXTS = 30;
+// A class, id or itemprop token naming the price ("price", "product-price", "preis", "prix_ttc"), not an old, unit or
+// saving price, nor a label, filter or range around prices.
+const PRICE_TOKEN = /^(?:[a-z]{1,20}[-_])?(?:price|prices|preis|prix|precio|prezzo|preco|preço|cena|cijena|hinta|kaina|fiyat|pris|amount)(?:[-_][a-z]{1,20})?$/;
+const NOT_SELLING_TOKEN = /old|was|regular|compare|strike|list|before|original|rrp|msrp|uvp|save|saving|unit|per|label|title|filter|range|slider|from|to$|tax|vat|shipping/;
+
+function marksPrice(el: Element): boolean {
+  if (/(?:^|\s)price(?:\s|$)/.test(attr(el, 'itemprop') ?? '')) return true;
+  const tokens = `${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''}`.slice(0, 500).toLowerCase().split(/\s+/);
+  return tokens.some((t) => PRICE_TOKEN.test(t) && !NOT_SELLING_TOKEN.test(t));
+}
+
 interface Collector {
   parts: string[];
   len: number;
@@ -77,6 +89,7 @@ export function parsePage(html: string, url: string, opts: ParseOptions = {}): P
     entities: flattenEntities(tops),
     visibleText: walker.visibleText(),
     templateTokens: walker.templateTokens,
+    priceTexts: walker.priceTexts,
     scriptHints: walker.scriptHints,
     noscriptText: collapse(walker.noscript.join(' ')).slice(0, MAX_NOSCRIPT_TEXT),
     scriptCount: walker.scriptCount,
@@ -138,6 +151,7 @@ class Walker {
   buttons: string[] = [];
   noscript: string[] = [];
   templateTokens: string[] = [];
+  priceTexts: string[] = [];
   scriptHints: string[] = [];
   scriptCount = 0;
 
@@ -254,6 +268,11 @@ class Walker {
         return;
     }
     if (attr(el, 'role') === 'button' && tag !== 'a' && el.namespaceURI === HTML_NS) this.button(el);
+    if (visible && this.priceTexts.length < MAX_PRICE_TEXTS && marksPrice(el)) {
+      this.collect((text) => {
+        if (text !== '' && text.length <= 200) this.priceTexts.push(text);
+      });
+    }
   }
 
   private text(value: string): void {

@@ -675,6 +675,37 @@ export function sellingPrice(raw: string, signals?: ReadonlySet<string>): { valu
   return pick(first);
 }
 
+/**
+ * The price in an element the page marks as its price, for a page whose text shows no currency-marked price: a bare
+ * amount ("49,00") is the price, in the currency the page implies when it implies one (`implied`: markup, OG tags,
+ * its language and country), else with the currency unknown. An amount that reads two ways ("1.299") and no currency
+ * to decide it gives nothing, never a guess.
+ */
+export function elementPrice(
+  texts: readonly string[],
+  signals: ReadonlySet<string>,
+  implied: string | null,
+): { value: number; text: string; currency: string | null } | null {
+  for (const raw of texts) {
+    const text = raw.slice(0, 200);
+    const read = parsePriceText(text, { signals });
+    if (read === null || text.length > 40 || /%/.test(text)) continue;
+    const code = markerCode(read.currency, signals) ?? implied;
+    const readings = scanAmounts(text, { currency: code, loose: true }, 3).find((a) => !a.percent)?.readings ?? [];
+    // Two readings left: "1.299" with no currency of three decimals nor a two-decimal currency to rule one out.
+    if (readings.length !== 1 && (code === null || THREE_DECIMALS.has(code))) continue;
+    const value = read.currency === null ? readings[0] : read.value;
+    if (value === undefined || !(value >= 0)) continue;
+    return { value, text: read.text, currency: read.currency ?? implied };
+  }
+  return null;
+}
+
+/** The one currency a page's signals name, or null when they name none or several. */
+export function impliedCurrency(signals: ReadonlySet<string>): string | null {
+  return signals.size === 1 ? [...signals][0] : null;
+}
+
 /** Selling prices printed with a currency marker, in order (at most 20): no regular, shipping, unit or ex-VAT amounts. */
 export function findPrices(raw: string, signals?: ReadonlySet<string>): { value: number; text: string; currency: string | null }[] {
   return priceMentions(raw, signals)

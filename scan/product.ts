@@ -3,7 +3,7 @@
 // Reads PageFacts only (no DOM, no network); every regex is linear and runs on capped text.
 import type { Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } from './artifacts.js';
 import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from './structured-data/index.js';
-import { currencySignals, findPrices, normaliseCurrency, parseStructuredPrice, sellingPrice } from './price.js';
+import { currencySignals, elementPrice, findPrices, impliedCurrency, normaliseCurrency, parseStructuredPrice, sellingPrice } from './price.js';
 import { agreeingStatus, bestAvailability, normaliseAvailability } from './availability.js';
 import { buyBoxAvailability, buyBoxWindow } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
@@ -448,7 +448,9 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
   if (page.h1) r.name = cleanText(page.h1, 500);
   if (anchor >= 0) {
     const window = buyBoxWindow(text, anchor, TITLE_WINDOW);
-    const price = sellingPrice(window, currencySignals(page));
+    const signals = currencySignals(page);
+    const implied = earlier.find((e) => e.currency)?.currency ?? impliedCurrency(signals);
+    const price = sellingPrice(window, signals) ?? elementPrice(page.priceTexts ?? [], signals, implied);
     if (price) r.price = price;
     // An agent takes a buy button, or a price with no stock warning near the title, as "can be bought now".
     const stock = buyBoxAvailability(window, agreeingStatus) ?? (hasPurchaseControl(page) || r.price ? 'InStock' : null);

@@ -157,3 +157,22 @@ test('linear time: spaced decimals, leading marks, local signs and words, weak m
     assertLinear(`sellingPrice ${label}`, 3_000, make, (t) => sellingPrice(t, signals));
   }
 });
+
+test('a bare amount in the element the page marks as its price is the price, in the currency the page implies', () => {
+  const inPriceElement = (t: string) => `<div class="product-price">${t}</div>`;
+  check(
+    [
+      { text: '49,00', value: 49, currency: null }, // nothing names a currency: the amount, currency unknown
+      { text: '49,00', value: 49, currency: 'EUR', lang: 'de-DE' },
+      { text: '1 299,00', value: 1299, currency: 'PLN', lang: 'pl' },
+      { text: '24.990', value: 24990, currency: 'CLP', lang: 'es-CL' },
+      { text: '1.299', value: null }, // thousands or decimals: no currency decides it, so no price
+      { text: '1.299', value: 1299, currency: 'EUR', lang: 'de-AT' },
+      { text: '0.00', value: 0, currency: null },
+    ],
+    inPriceElement,
+  );
+  check([{ text: '<span itemprop="price">129.50</span>', value: 129.5, currency: 'GBP', lang: 'en-GB' }], (t) => t);
+  // A strike-through or unit price element is not the price.
+  check([{ text: '<span class="old-price">59,00</span>', value: null, lang: 'de-DE' }], (t) => t);
+});
