@@ -62,7 +62,9 @@ export function renderReport(r: AuditResult): string {
     out.push('');
     out.push('What agents see');
     for (const p of seen) {
-      const price = p.price ? `${p.price.value}${p.currency ? ` ${p.currency.value}` : ''}` : 'no price';
+      const price = p.price
+        ? `${p.price.value} ${p.currency ? p.currency.value : '(currency unknown)'}${p.price.value === 0 ? ' (read as free)' : ''}`
+        : 'no price';
       out.push(`  ${clean(p.name?.value ?? '', 80)} · ${clean(price, 40)} · ${clean(p.availability?.value ?? 'no availability', 40)} (${p.markup})`);
     }
   }
