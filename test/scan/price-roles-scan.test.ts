@@ -1,7 +1,7 @@
 // Price roles end to end: plain product pages on a loopback store scanned through GET /api/v1/scan. A zero price is
 // reported as zero with its consequence named, and a bare amount in the page's price element is the price with its
 // currency unknown, said so where the report shows what agents see.
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { getJson, startApp } from '../helpers/start-app.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
@@ -17,7 +17,7 @@ function productPage(priceHtml: string): string {
 </body></html>`;
 }
 
-async function scanProduct(t: Parameters<typeof startApp>[0], priceHtml: string): Promise<ScanResult> {
+async function scanProduct(t: TestContext, priceHtml: string): Promise<ScanResult> {
   const app = await startApp(t);
   const store = await startStoreFrom(() => ({
     '/': { body: '<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1><a href="/products/sample-card">Sample card</a></body></html>' },
