@@ -99,6 +99,8 @@ export interface ProductFacts {
   images: Fact<string[]> | null; // absolute http(s) URLs
   price: Fact<number> | null; // numeric, > 0 when valid
   priceText: Fact<string> | null; // the raw value as published (e.g. "€1.299,00")
+  pricePeriod?: Fact<'day' | 'week' | 'month' | 'year'>; // the price is per this period ("€9.99/mo"), when the page says so
+  priceExclTax?: Fact<number>; // the price excluding tax as the page shows it; equal to price when that is all it shows
   currency: Fact<string> | null; // ISO 4217 when known, else the raw symbol
   availability: Fact<string> | null; // schema.org short name (InStock …) when recognised, else raw text
   brand: Fact<string> | null;

@@ -606,7 +606,30 @@ export interface PriceMention {
   index: number;
   /** regular = a was/RRP price; other = shipping, per-month, unit, ex-VAT, instalment, saving, discount or reward amounts. */
   role: PriceRole;
+  /** A price per period ("€9.99/mo", "29 € pro Monat"). */
+  period?: PricePeriod;
+  /** A price marked as excluding VAT or sales tax ("€100 excl. VAT", "100 € HT"). */
+  exTax?: true;
 }
+
+export type PricePeriod = 'day' | 'week' | 'month' | 'year';
+
+// "/mo", "per month", "pro Monat", "par an", "monthly", right after the amount.
+const PERIOD_AFTER =
+  /^[^\n\d/]{0,3}(?:(?:\/\s?|(?:per|a|an|par|pro|al|por|each|every|im|au|za|na)\s)(mo|mth|month|monat|mois|mes|mese|maand|miesiąc|měsíc|yr|year|jahr|an|año|anno|jaar|rok|wk|week|woche|semaine|semana|day|tag|jour|día|giorno)|(monthly|monatlich|mensuel|mensual|mensile|yearly|annually|jährlich|annuel|anual|weekly|wöchentlich|daily|täglich))(?!\p{L})/iu;
+const PERIOD_OF: Record<string, PricePeriod> = {
+  mo: 'month', mth: 'month', month: 'month', monat: 'month', mois: 'month', mes: 'month', mese: 'month', maand: 'month', miesiąc: 'month', měsíc: 'month',
+  monthly: 'month', monatlich: 'month', mensuel: 'month', mensual: 'month', mensile: 'month',
+  yr: 'year', year: 'year', jahr: 'year', an: 'year', año: 'year', anno: 'year', jaar: 'year', rok: 'year',
+  yearly: 'year', annually: 'year', jährlich: 'year', annuel: 'year', anual: 'year',
+  wk: 'week', week: 'week', woche: 'week', semaine: 'week', semana: 'week', weekly: 'week', wöchentlich: 'week',
+  day: 'day', tag: 'day', jour: 'day', día: 'day', giorno: 'day', daily: 'day', täglich: 'day',
+};
+// Wording that marks an amount as excluding VAT or sales tax, before it or right after it.
+const EX_TAX_WORDS =
+  'ex(?:cl)?\\.?\\s?vat|excl(?:uding|\\.)?\\s?(?:vat|tax)|tax excl\\.?|netto|ohne mwst\\.?|exkl\\.?\\s?mwst\\.?|zzgl\\.?\\s?mwst\\.?|hors taxes?|hors tva|sans tva|sin iva|senza iva|excl\\.?\\s?btw|exkl\\.?\\s?moms|ekskl\\.?\\s?moms|bez dph|bez vat|brez ddv';
+const EX_TAX_BEFORE = new RegExp(`(?<!\\p{L})(?:${EX_TAX_WORDS})(?!\\p{L})[^\\d\\n]{0,12}$`, 'iu');
+const EX_TAX_AFTER = new RegExp(`^[^\\n\\d]{0,3}(?:(?:${EX_TAX_WORDS})|\\+\\s?(?:vat|iva|mwst)|plus vat|ht)(?!\\p{L})`, 'iu');
 
 // Words before an amount on the same line that make it something other than the price: shipping thresholds,
 // ex-VAT prices, unit prices, instalments, savings.
@@ -625,11 +648,17 @@ export function priceMentions(raw: string, signals?: ReadonlySet<string>, withZe
     if (p.marker === null || p.amount.percent || p.gluedToWord || !(p.value > 0 || (withZero && p.value === 0))) continue;
     const lineStart = text.lastIndexOf('\n', p.start - 1) + 1;
     const before = text.slice(Math.max(prevEnd, lineStart, p.start - 40), p.start);
-    const after = text.slice(p.end, p.end + 20);
+    const after = text.slice(p.end, p.end + 24);
     prevEnd = p.end;
-    const other = OTHER_BEFORE.test(before) || OTHER_AFTER.test(after) || signedAsReduction(text, p.start);
+    const periodWord = PERIOD_AFTER.exec(after);
+    const exTax = EX_TAX_BEFORE.test(before) || EX_TAX_AFTER.test(after);
+    const other = periodWord !== null || exTax || OTHER_BEFORE.test(before) || OTHER_AFTER.test(after) || signedAsReduction(text, p.start);
     const role: PriceRole = other ? 'other' : REGULAR_CUE.test(before) ? 'regular' : 'selling';
-    out.push({ value: p.value, text: text.slice(p.start, p.end), currency: p.marker, index: p.start, role });
+    const mention: PriceMention = { value: p.value, text: text.slice(p.start, p.end), currency: p.marker, index: p.start, role };
+    const period = periodWord ? own(PERIOD_OF, (periodWord[1] ?? periodWord[2]).toLowerCase()) : undefined;
+    if (period) mention.period = period;
+    if (exTax) mention.exTax = true;
+    out.push(mention);
   }
   return out;
 }
@@ -649,21 +678,42 @@ function signedAsReduction(text: string, start: number): boolean {
 // A discount printed by a pair of prices: "-11%", "−16 %", "16% off".
 const DISCOUNT = /[-−–]\s?\d{1,2}\s?%|\d{1,2}\s?%\s?(?:off|rabatt|de descuento|di sconto|korting|de réduction)(?!\p{L})/iu;
 
+export interface SellingPrice {
+  value: number;
+  text: string;
+  currency: string | null;
+  /** The price is per this period ("€9.99/mo"). */
+  period?: PricePeriod;
+  /** The price excluding tax, as the page also shows it (equal to value when that is the only price shown). */
+  exclTax?: number;
+}
+
 /**
  * The price a buyer pays, from the text after a product title: the first selling price, or the lower of two printed
  * side by side with a discount next to them ("€ 99,00 € 88,00 -11%", "16% off €41.30 €49.10"), since visible text
  * loses the strike-through that tells a shopper which one is the old price.
  */
-export function sellingPrice(raw: string, signals?: ReadonlySet<string>): { value: number; text: string; currency: string | null } | null {
+export function sellingPrice(raw: string, signals?: ReadonlySet<string>): SellingPrice | null {
   const text = raw.slice(0, 300_000);
   const mentions = priceMentions(text, signals, true);
   const selling = mentions.filter((m) => m.role === 'selling' && m.value > 0);
   const [first, second] = selling;
-  const pick = ({ value, text: t, currency }: PriceMention) => ({ value, text: t, currency });
+  // Beside the price, the same price excluding tax when the page shows one in the same currency.
+  const exTax = mentions.find((m) => m.exTax && !m.period && m.value > 0);
+  const pick = ({ value, text: t, currency, period }: PriceMention): SellingPrice => {
+    const out: SellingPrice = { value, text: t, currency };
+    if (period) out.period = period;
+    if (exTax && exTax.currency === currency && exTax.value <= value) out.exclTax = exTax.value;
+    return out;
+  };
   if (!first) {
-    // A regular price that is the only one is the price ("Regular price $30"); else a zero price, which an agent
-    // reads as free and the checks report.
-    const alone = mentions.find((m) => m.role === 'regular' && m.value > 0) ?? mentions.find((m) => m.role === 'selling' && m.value === 0);
+    // A regular price that is the only one is the price ("Regular price $30"); else a price per period, a price
+    // excluding tax, or a zero price (which an agent reads as free and the checks report).
+    const alone =
+      mentions.find((m) => m.role === 'regular' && m.value > 0) ??
+      mentions.find((m) => m.period && m.value > 0) ??
+      exTax ??
+      mentions.find((m) => m.role === 'selling' && m.value === 0);
     return alone ? pick(alone) : null;
   }
   if (!second || second.currency !== first.currency) return pick(first);

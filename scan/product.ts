@@ -3,7 +3,7 @@
 // Reads PageFacts only (no DOM, no network); every regex is linear and runs on capped text.
 import type { Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } from './artifacts.js';
 import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from './structured-data/index.js';
-import { currencySignals, elementPrice, findPrices, impliedCurrency, normaliseCurrency, parseStructuredPrice, sellingPrice } from './price.js';
+import { currencySignals, elementPrice, findPrices, impliedCurrency, normaliseCurrency, parseStructuredPrice, sellingPrice, type SellingPrice } from './price.js';
 import { agreeingStatus, bestAvailability, normaliseAvailability } from './availability.js';
 import { buyBoxAvailability, buyBoxWindow } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
@@ -134,7 +134,7 @@ interface Reading {
   name?: string;
   description?: string;
   images?: string[];
-  price?: { value: number; text: string; currency: string | null };
+  price?: SellingPrice;
   currency?: string;
   availability?: string;
   brand?: { value: string; isEntity: boolean };
@@ -340,6 +340,8 @@ function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): 
     images: fact(pick('images')),
     price: price && !Number.isNaN(price.value.value) ? { value: price.value.value, source: price.source } : null,
     priceText: price ? { value: collapse(price.value.text).slice(0, 200), source: price.source } : null,
+    ...(price?.value.period ? { pricePeriod: { value: price.value.period, source: price.source } } : {}),
+    ...(price?.value.exclTax !== undefined ? { priceExclTax: { value: price.value.exclTax, source: price.source } } : {}),
     currency: currencyRaw ? { value: normaliseCurrency(currencyRaw.value, signals), source: currencyRaw.source } : null,
     availability: availability ? { value: normaliseAvailability(availability.value) ?? availability.value, source: availability.source } : null,
     brand: brand ? { value: brand.value.value, source: brand.source } : null,

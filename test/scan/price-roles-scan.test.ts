@@ -1,6 +1,6 @@
 // Price roles end to end: plain product pages on a loopback store scanned through GET /api/v1/scan. A zero price is
-// reported as zero with its consequence named, and a bare amount in the page's price element is the price with its
-// currency unknown, said so where the report shows what agents see.
+// reported as zero with its consequence named, a bare amount in the page's price element is the price with its
+// currency unknown, a monthly price carries its period and an ex-VAT price stands beside the one including VAT.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { getJson, startApp } from '../helpers/start-app.js';
@@ -44,4 +44,15 @@ test('a bare amount in the price element is the price, with the currency unknown
   assert.deepEqual(result.products[0].price, { value: 49, source: 'html' });
   assert.equal(result.products[0].currency, null);
   assert.match(renderReport(result), /Sample card · 49 \(currency unknown\)/);
+});
+
+test('a price per month is reported with its period, and a price excluding VAT beside the one including it', async (t) => {
+  const monthly = await scanProduct(t, '<p class="price">$9.99/mo</p>');
+  assert.deepEqual(monthly.products[0].price, { value: 9.99, source: 'html' });
+  assert.deepEqual(monthly.products[0].price_period, { value: 'month', source: 'html' });
+  assert.match(renderReport(monthly), /Sample card · 9\.99 USD per month/);
+  const taxed = await scanProduct(t, '<p class="price">£120.00 inc. VAT</p><p>£100.00 ex. VAT</p>');
+  assert.deepEqual(taxed.products[0].price, { value: 120, source: 'html' });
+  assert.deepEqual(taxed.products[0].price_excl_tax, { value: 100, source: 'html' });
+  assert.equal(taxed.products[0].price_period, undefined);
 });

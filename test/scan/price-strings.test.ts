@@ -151,6 +151,8 @@ test('linear time: spaced decimals, leading marks, local signs and words, weak m
     ['english-words', (n) => '2 dirham dinars '.repeat(n / 16)],
     ['weak-markers', (n) => 'R 1 KM 2 L '.repeat(n / 11)],
     ['any-case', (n) => 'ksh KSh kSH1 '.repeat(n / 13)],
+    ['periods', (n) => '$1/mo €2 per month '.repeat(n / 20)],
+    ['ex-tax', (n) => '€1 excl. VAT netto 2 € HT '.repeat(n / 26)],
   ];
   for (const [label, make] of shapes) {
     assertLinear(`priceMentions ${label}`, 3_000, make, (t) => priceMentions(t, signals, true));
@@ -175,4 +177,41 @@ test('a bare amount in the element the page marks as its price is the price, in 
   check([{ text: '<span itemprop="price">129.50</span>', value: 129.5, currency: 'GBP', lang: 'en-GB' }], (t) => t);
   // A strike-through or unit price element is not the price.
   check([{ text: '<span class="old-price">59,00</span>', value: null, lang: 'de-DE' }], (t) => t);
+});
+
+test('a price per period is read with its period', () => {
+  const cases: [string, number, string][] = [
+    ['$9.99/mo', 9.99, 'month'],
+    ['£19.99 per month', 19.99, 'month'],
+    ['29,00 € pro Monat', 29, 'month'],
+    ['49 € / mois', 49, 'month'],
+    ['$99 a year', 99, 'year'],
+    ['€120 per year', 120, 'year'],
+    ['$5 per week', 5, 'week'],
+  ];
+  for (const [text, value, period] of cases) {
+    const product = read(`<div>${text}</div>`);
+    assert.equal(product?.price?.value, value, text);
+    assert.equal(product?.pricePeriod?.value, period, text);
+  }
+  // A price per period beside a one-off price: the one-off price is the price.
+  const both = read('<div>$499.00</div><div>or $41.58/mo for 12 months</div>');
+  assert.equal(both?.price?.value, 499);
+  assert.equal(both?.pricePeriod, undefined);
+});
+
+test('a price excluding VAT is read as such, beside the price including it when both are shown', () => {
+  const cases: [string, number, number, string?][] = [
+    ['€100.00 excl. VAT', 100, 100],
+    ['100,00 € HT', 100, 100, 'fr'],
+    ['84,03 € zzgl. MwSt.', 84.03, 84.03, 'de'],
+    ['£120.00 inc. VAT\n£100.00 ex. VAT', 120, 100],
+    ['119,00 € inkl. MwSt.\n100,00 € exkl. MwSt.', 119, 100, 'de'],
+  ];
+  for (const [text, value, exclTax, lang] of cases) {
+    const product = read(`<div>${text.replace('\n', '</div><div>')}</div>`, lang);
+    assert.equal(product?.price?.value, value, text);
+    assert.equal(product?.priceExclTax?.value, exclTax, text);
+  }
+  assert.equal(read('<div>£24.99</div>')?.priceExclTax, undefined);
 });
