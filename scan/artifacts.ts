@@ -103,6 +103,7 @@ export interface ProductFacts {
   priceExclTax?: Fact<number>; // the price excluding tax as the page shows it; equal to price when that is all it shows
   currency: Fact<string> | null; // ISO 4217 when known, else the raw symbol
   availability: Fact<string> | null; // schema.org short name (InStock …) when recognised, else raw text
+  availabilityRaw?: Fact<string>; // the markup's own value when it is no schema.org term or feed word ("NOT SOLD")
   brand: Fact<string> | null;
   brandIsEntity: boolean; // brand given as Brand/Organization with a name (not a plain string)
   gtin: Fact<string> | null;

@@ -4,7 +4,7 @@
 import type { Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } from './artifacts.js';
 import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from './structured-data/index.js';
 import { currencySignals, elementPrice, findPrices, impliedCurrency, normaliseCurrency, parseStructuredPrice, sellingPrice, type SellingPrice } from './price.js';
-import { agreeingStatus, bestAvailability, normaliseAvailability } from './availability.js';
+import { agreeingStatus, availabilityState, bestAvailability, normaliseAvailability } from './availability.js';
 import { buyBoxAvailability, buyBoxWindow } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
 import { brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand } from './brand-text.js';
@@ -343,7 +343,11 @@ function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): 
     ...(price?.value.period ? { pricePeriod: { value: price.value.period, source: price.source } } : {}),
     ...(price?.value.exclTax !== undefined ? { priceExclTax: { value: price.value.exclTax, source: price.source } } : {}),
     currency: currencyRaw ? { value: normaliseCurrency(currencyRaw.value, signals), source: currencyRaw.source } : null,
-    availability: availability ? { value: normaliseAvailability(availability.value) ?? availability.value, source: availability.source } : null,
+    availability: availability ? { value: availabilityState(availability.value) ?? availability.value, source: availability.source } : null,
+    // A markup value that is no schema.org term, kept as published for the availability check.
+    ...(availability && availability.source !== 'html' && normaliseAvailability(availability.value) === null
+      ? { availabilityRaw: { value: availability.value.trim().slice(0, 100), source: availability.source } }
+      : {}),
     brand: brand ? { value: brand.value.value, source: brand.source } : null,
     brandIsEntity: brand?.value.isEntity ?? false,
     gtin: fact(gtin),
