@@ -75,6 +75,7 @@ export interface PageFacts {
   visibleText: string; // text outside script/style/template/noscript, whitespace collapsed, capped
   templateTokens: string[]; // lower-case id and class tokens of <html> and <body> (template names, never shown)
   priceTexts?: string[]; // visible texts of elements the page marks as a price (itemprop=price, a class or id naming one)
+  dataCodes?: { name: string; value: string }[]; // product codes in data attributes (data-sku, data-ean …), name without "data-", capped
   scriptHints: string[]; // page-type assignments found in inline scripts ("pageType":"product"), capped
   noscriptText: string;
   scriptCount: number;

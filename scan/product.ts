@@ -4,6 +4,7 @@
 import type { Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } from './artifacts.js';
 import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from './structured-data/index.js';
 import { currencySignals, elementPrice, findPrices, impliedCurrency, normaliseCurrency, parseStructuredPrice, sellingPrice, type SellingPrice } from './price.js';
+import { attributeCodes } from './attribute-codes.js';
 import { agreeingStatus, availabilityState, bestAvailability, normaliseAvailability } from './availability.js';
 import { buyBoxAvailability, buyBoxWindow } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
@@ -473,9 +474,11 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
       string | undefined
     >((found, next) => found ?? notSeller(next(), sellers), undefined);
   if (brand) r.brand = { value: brand, isEntity: false };
-  r.gtin = labelled(text, 'gtin', from);
-  r.mpn = partNumber(text, from);
-  r.sku = labelled(text, 'sku', from);
+  // Labelled rows first; then the codes the page keeps in data attributes and hidden inputs of its forms.
+  const coded = attributeCodes(page);
+  r.gtin = labelled(text, 'gtin', from) ?? coded.gtin;
+  r.mpn = partNumber(text, from) ?? coded.mpn;
+  r.sku = labelled(text, 'sku', from) ?? coded.sku;
   r.identifiers = labelledIdentifiers(text, from);
   return r;
 }
