@@ -401,7 +401,9 @@ function price(p: Product): SafeHtml {
       /* an unknown code: keep "12.5 XYZ" */
     }
   }
-  return html`<span class="fact-value">${text}</span> <span class="src">${String(p.price.source ?? '')}</span>${currency ? '' : html` <span class="missing">no currency</span>`}`;
+  // A zero price reads to an agent as free; an amount with no currency is one an agent cannot quote.
+  const free = amount === 0 ? html` <span class="missing">read as free</span>` : '';
+  return html`<span class="fact-value">${text}</span> <span class="src">${String(p.price.source ?? '')}</span>${free}${currency ? '' : html` <span class="missing">currency unknown</span>`}`;
 }
 
 const IDENTIFIER_KIND: Record<string, string> = { gtin: 'GTIN', mpn: 'MPN', sku: 'SKU', asin: 'ASIN', retailer_code: 'Store code', model: 'Model' };

@@ -74,6 +74,8 @@ export interface PageFacts {
   entities: Entity[]; // every entity from JSON-LD (incl. @graph and nested), microdata and RDFa, flattened
   visibleText: string; // text outside script/style/template/noscript, whitespace collapsed, capped
   templateTokens: string[]; // lower-case id and class tokens of <html> and <body> (template names, never shown)
+  priceTexts?: string[]; // visible texts of elements the page marks as a price (itemprop=price, a class or id naming one)
+  dataCodes?: { name: string; value: string }[]; // product codes in data attributes (data-sku, data-ean …), name without "data-", capped
   scriptHints: string[]; // page-type assignments found in inline scripts ("pageType":"product"), capped
   noscriptText: string;
   scriptCount: number;
@@ -98,8 +100,11 @@ export interface ProductFacts {
   images: Fact<string[]> | null; // absolute http(s) URLs
   price: Fact<number> | null; // numeric, > 0 when valid
   priceText: Fact<string> | null; // the raw value as published (e.g. "€1.299,00")
+  pricePeriod?: Fact<'day' | 'week' | 'month' | 'year'>; // the price is per this period ("€9.99/mo"), when the page says so
+  priceExclTax?: Fact<number>; // the price excluding tax as the page shows it; equal to price when that is all it shows
   currency: Fact<string> | null; // ISO 4217 when known, else the raw symbol
   availability: Fact<string> | null; // schema.org short name (InStock …) when recognised, else raw text
+  availabilityRaw?: Fact<string>; // the markup's own value when it is no schema.org term or feed word ("NOT SOLD")
   brand: Fact<string> | null;
   brandIsEntity: boolean; // brand given as Brand/Organization with a name (not a plain string)
   gtin: Fact<string> | null;

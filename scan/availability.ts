@@ -53,6 +53,30 @@ export function normaliseAvailability(raw: string): string | null {
   return own(AVAILABILITY_TEXT, lower) ?? null;
 }
 
+// Stock words stores put in markup instead of a schema.org term ("NOT SOLD", "sold", "unavailable", "nostock").
+const MARKUP_WORDS: Record<string, string> = {
+  'not sold': 'OutOfStock', sold: 'SoldOut', unavailable: 'OutOfStock', 'not available': 'OutOfStock', 'no stock': 'OutOfStock',
+  nostock: 'OutOfStock', 'not in stock': 'OutOfStock', out: 'OutOfStock', 'temporarily unavailable': 'OutOfStock',
+  'temporarily out of stock': 'OutOfStock', 'low stock': 'LimitedAvailability', 'limited stock': 'LimitedAvailability',
+  'few left': 'LimitedAvailability', 'last items': 'LimitedAvailability', 'coming soon': 'PreOrder', 'in store': 'InStoreOnly',
+  'on order': 'BackOrder', 'special order': 'MadeToOrder', reserved: 'Reserved', yes: 'InStock', true: 'InStock',
+  no: 'OutOfStock', false: 'OutOfStock', stock: 'InStock', 'on stock': 'InStock', 'available now': 'InStock',
+};
+
+/**
+ * The schema.org state of any stock value a page puts in markup: a schema.org term or feed word, a store's own word
+ * ("NOT SOLD", "LowStock", "coming_soon") or a stock statement in one of the languages read ("Ausverkauft"); null
+ * when the value says none, so the caller can name it as unknown.
+ */
+export function availabilityState(raw: string): string | null {
+  const direct = normaliseAvailability(raw);
+  if (direct) return direct;
+  const words = raw.trim().slice(0, 100).replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.!]+/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+  const named = normaliseAvailability(words) ?? own(MARKUP_WORDS, words);
+  if (named) return named;
+  return agreeingStatus(new Set(stockStatements(words).map((st) => st.status)));
+}
+
 /** Whether a stock value (any spelling) lets an agent buy now, later (pre-order, back-order), or not at all. */
 export function availabilityKind(raw: string): 'available' | 'later' | 'unavailable' | null {
   const v = normaliseAvailability(raw);

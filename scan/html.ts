@@ -43,6 +43,21 @@ export interface ParseOptions {
   truncated?: boolean;
 }
 
+const MAX_PRICE_TEXTS = 30;
+const MAX_DATA_CODES = 50;
+// data-sku, data-product-sku, data-ean, data-gtin13, data-mpn, data-product-no, data-article-number …
+const DATA_CODE_NAME = /^(?:(?:product-|item-|variant-)?(?:sku|ean|ean13|gtin|gtin8|gtin12|gtin13|gtin14|upc|isbn|mpn|article-number|artikelnummer)|(?:product|item)-(?:no|number))$/;
+// A class, id or itemprop token naming the price ("price", "product-price", "preis", "prix_ttc"), not an old, unit or
+// saving price, nor a label, filter or range around prices.
+const PRICE_TOKEN = /^(?:[a-z]{1,20}[-_])?(?:price|prices|preis|prix|precio|prezzo|preco|preço|cena|cijena|hinta|kaina|fiyat|pris|amount)(?:[-_][a-z]{1,20})?$/;
+const NOT_SELLING_TOKEN = /old|was|regular|compare|strike|list|before|original|rrp|msrp|uvp|save|saving|unit|per|label|title|filter|range|slider|from|to$|tax|vat|shipping/;
+
+function marksPrice(el: Element): boolean {
+  if (/(?:^|\s)price(?:\s|$)/.test(attr(el, 'itemprop') ?? '')) return true;
+  const tokens = `${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''}`.slice(0, 500).toLowerCase().split(/\s+/);
+  return tokens.some((t) => PRICE_TOKEN.test(t) && !NOT_SELLING_TOKEN.test(t));
+}
+
 interface Collector {
   parts: string[];
   len: number;
@@ -77,6 +92,8 @@ export function parsePage(html: string, url: string, opts: ParseOptions = {}): P
     entities: flattenEntities(tops),
     visibleText: walker.visibleText(),
     templateTokens: walker.templateTokens,
+    priceTexts: walker.priceTexts,
+    dataCodes: walker.dataCodes,
     scriptHints: walker.scriptHints,
     noscriptText: collapse(walker.noscript.join(' ')).slice(0, MAX_NOSCRIPT_TEXT),
     scriptCount: walker.scriptCount,
@@ -138,6 +155,8 @@ class Walker {
   buttons: string[] = [];
   noscript: string[] = [];
   templateTokens: string[] = [];
+  priceTexts: string[] = [];
+  dataCodes: { name: string; value: string }[] = [];
   scriptHints: string[] = [];
   scriptCount = 0;
 
@@ -254,6 +273,12 @@ class Walker {
         return;
     }
     if (attr(el, 'role') === 'button' && tag !== 'a' && el.namespaceURI === HTML_NS) this.button(el);
+    if (this.dataCodes.length < MAX_DATA_CODES) this.codeAttributes(el);
+    if (visible && this.priceTexts.length < MAX_PRICE_TEXTS && marksPrice(el)) {
+      this.collect((text) => {
+        if (text !== '' && text.length <= 200) this.priceTexts.push(text);
+      });
+    }
   }
 
   private text(value: string): void {
@@ -343,6 +368,16 @@ class Walker {
     const owner = attr(el, 'form');
     if (owner !== null) return this.formsById.get(owner) ?? null;
     return this.formStack[this.formStack.length - 1] ?? null;
+  }
+
+  /** Product codes shops put in data attributes of the product block and its buy button (data-sku, data-ean). */
+  private codeAttributes(el: Element): void {
+    for (const a of el.attrs) {
+      if (!a.name.startsWith('data-') || this.dataCodes.length >= MAX_DATA_CODES) continue;
+      const name = a.name.slice(5);
+      const value = a.value.trim();
+      if (DATA_CODE_NAME.test(name) && value !== '' && value.length <= 40) this.dataCodes.push({ name, value });
+    }
   }
 
   private field(el: Element, tag: string): void {

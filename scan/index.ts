@@ -123,6 +123,8 @@ function productSeen(p: ProductFacts): AuditResult['products'][number] {
     markup: p.markup,
     name: p.name,
     price: p.price,
+    ...(p.pricePeriod ? { price_period: p.pricePeriod } : {}),
+    ...(p.priceExclTax ? { price_excl_tax: p.priceExclTax } : {}),
     currency: p.currency,
     availability: p.availability,
     brand: p.brand,

@@ -7,19 +7,15 @@
 // regular price is recognised by its wording only) and any rule for one particular store.
 // Pure functions; every regex is linear (no nested quantifiers over the same characters) and runs on capped text.
 import type { PageFacts } from './artifacts.js';
+import { currencyData } from './currencies.js';
 import { propStrings } from './structured-data/index.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Currencies
 
-const ISO_4217 = new Set(
-  ('AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN BZD CAD CDF CHF ' +
-    'CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GNF GTQ GYD HKD HNL HRK HTG ' +
-    'HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD ' +
-    'MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF ' +
-    'SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS ' +
-    'VES VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL').split(' '),
-);
+const CURRENCIES = currencyData();
+// Every code CLDR names, withdrawn national currencies included ("DEM", "HRK" are still on pages).
+const ISO_4217 = CURRENCIES.known;
 // Codes that are also English words ("ALL", "TOP", "TRY"): in running text they count only after a number.
 const WORD_CODES = new Set(['ALL', 'BAM', 'BOB', 'CUP', 'GEL', 'MAD', 'MOP', 'PEN', 'SOS', 'TOP', 'TRY']);
 // Codes shops also print in lower or title case ("140,00 pln", "Eur 12").
@@ -41,6 +37,32 @@ const SYMBOL_CODES: Record<string, string[]> = {
   CHF: ['CHF'], Fr: ['CHF'], SFr: ['CHF'], RM: ['MYR'], Rp: ['IDR'], 'S/': ['PEN'], Bs: ['VES', 'BOB'], Br: ['BYN', 'ETB'],
   'ر.س': ['SAR'], 'د.إ': ['AED'], 'ج.م': ['EGP'], 'ريال': ['SAR', 'QAR', 'OMR', 'YER'], 'ریال': ['IRR'], 'تومان': ['IRR'],
 };
+const SYMBOL_BY_KEY_RAW = new Set(Object.keys(SYMBOL_CODES).map(symbolKey));
+const DATA_MARKERS = new Set<string>();
+// Signs and local words from the currency data for markers the table above does not have ("KSh", "ден.", "درهم",
+// "֏"): the table is what shops print for the common currencies, the data covers the rest. Withdrawn codes count
+// only for a marker no current currency uses ("DM", "₧").
+const dataCodes = new Map<string, Set<string>>(); // by symbolKey: "F CFA" and "FCFA" are one marker
+for (const [marker, codes] of CURRENCIES.markers) {
+  const key = symbolKey(marker);
+  if (SYMBOL_BY_KEY_RAW.has(key)) continue;
+  const live = codes.filter((c) => CURRENCIES.current.has(c));
+  const merged = dataCodes.get(key) ?? new Set<string>();
+  for (const c of live.length > 0 ? live : codes) merged.add(c);
+  dataCodes.set(key, merged);
+  SYMBOL_CODES[marker] = [...merged];
+  DATA_MARKERS.add(marker);
+}
+for (const marker of DATA_MARKERS) SYMBOL_CODES[marker] = [...(dataCodes.get(symbolKey(marker)) ?? [])];
+// Markers of one or two Latin letters ("R", "K", "KM", "Le"): also units, sizes and words, so they count only when
+// the page's signals name their currency or the amount has exactly two decimals ("R 199.00", "49,90 DM").
+const WEAK_MARKERS = new Set([...DATA_MARKERS].filter((m) => /^\p{Script=Latin}{1,2}$/u.test(m.replace(/\./g, ''))).map(symbolKey));
+// English currency words after an amount ("250 dirhams"), resolved like signs.
+const WORD_MARKERS = new Map([...CURRENCIES.words].filter(([w]) => !SYMBOL_BY_KEY_RAW.has(symbolKey(w))));
+for (const [word, codes] of WORD_MARKERS) {
+  const live = codes.filter((c) => CURRENCIES.current.has(c));
+  SYMBOL_CODES[word] = live.length > 0 ? live : [...codes];
+}
 // Markers that stand for one currency nearly everywhere, and "$", which an agent reads as US dollars when nothing on
 // the page names another dollar; the rest need the page's other signals to agree.
 const UNAMBIGUOUS_DEFAULT: Record<string, string> = { '£': 'GBP', '$': 'USD', '円': 'JPY', руб: 'RUB' };
@@ -51,8 +73,9 @@ const SYMBOL_BY_KEY = new Map(Object.keys(SYMBOL_CODES).map((s) => [symbolKey(s)
 const WHOLE_UNITS = new Set(
   'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF COP HUF IDR ARS IRR KZT LAK MMK MNT UZS TZS LBP SYP TWD'.split(' '),
 );
+for (const [code, digits] of CURRENCIES.minorDigits) if (digits === 0) WHOLE_UNITS.add(code);
 // ISO 4217 minor unit 3: "1.250" in one of them is one and a quarter.
-const THREE_DECIMALS = new Set(['BHD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+const THREE_DECIMALS = new Set([...CURRENCIES.minorDigits].filter(([, digits]) => digits === 3).map(([code]) => code));
 
 const COUNTRY_CURRENCY: Record<string, string> = {
   us: 'USD', gb: 'GBP', uk: 'GBP', ie: 'EUR', de: 'EUR', at: 'EUR', fr: 'EUR', it: 'EUR', es: 'EUR', pt: 'EUR',
@@ -63,6 +86,7 @@ const COUNTRY_CURRENCY: Record<string, string> = {
   ru: 'RUB', ua: 'UAH', il: 'ILS', th: 'THB', vn: 'VND', ph: 'PHP', my: 'MYR', id: 'IDR', za: 'ZAR', ae: 'AED',
   bg: 'BGN', rs: 'RSD', sa: 'SAR', eg: 'EGP', pk: 'PKR', lk: 'LKR', ng: 'NGN', kz: 'KZT', by: 'BYN',
 };
+for (const [country, code] of CURRENCIES.byCountry) if (!Object.hasOwn(COUNTRY_CURRENCY, country)) COUNTRY_CURRENCY[country] = code;
 // Languages spoken in one currency's country only: "ja" alone says yen, "de" alone says nothing (CH, AT, DE).
 const LANGUAGE_CURRENCY: Record<string, string> = {
   ja: 'JPY', ko: 'KRW', pl: 'PLN', cs: 'CZK', hu: 'HUF', sv: 'SEK', da: 'DKK', nb: 'NOK', nn: 'NOK', no: 'NOK',
@@ -139,7 +163,7 @@ export function escapeRe(s: string): string {
 const CJK = /[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 function markerAlternatives(): string {
-  const words = new Set<string>(Object.keys(SYMBOL_CODES));
+  const words = new Set<string>(Object.keys(SYMBOL_CODES).filter((w) => !WORD_MARKERS.has(w)));
   // Not "DIN" in capitals: German pages cite standards ("DIN 5008").
   for (const w of ['руб', 'грн', 'лв', 'тг', 'zł', 'Kč', 'kr', 'Ft', 'lei', 'kn', 'дин']) {
     words.add(w[0].toUpperCase() + w.slice(1));
@@ -150,7 +174,11 @@ function markerAlternatives(): string {
     words.add(w[0].toUpperCase() + w.slice(1));
   }
   const alts = [...words].sort((a, b) => b.length - a.length).map((w) => {
-    let re = escapeRe(w);
+    // Signs from the data are matched in any case ("KSh", "Ksh", "KSH"), the shop table's as written.
+    let re = (DATA_MARKERS.has(w) && /^\p{Script=Latin}{3,}$/u.test(w.replace(/\./g, '')) ? anyCase(w) : escapeRe(w)).replace(
+      /[ \u00a0\u202f]/g,
+      '[ \\u00a0\\u202f]',
+    ); // "F CFA" with any space
     if (w === 'Fr' || w === 'SFr' || w === 'р') re += '\\.'; // "Fr." and "р." only with their dot
     if (w.toLowerCase() === 'руб') re += '(?:\\.|\\p{L}{0,5})'; // "руб.", "рублей"
     else if (w === 'грн' || w === 'лв' || w === 'тг' || w === 'Rs' || w === 'kr' || w === 'дин' || w === 'din') re += '\\.?';
@@ -165,10 +193,18 @@ function markerAlternatives(): string {
   alts.push(`(?<!\\p{L})(?:${[...codes, ...lower].join('|')})(?!\\p{L})`);
   return alts.join('|');
 }
+/** A pattern matching a word in any letter case, one character class per letter. */
+function anyCase(word: string): string {
+  return [...word].map((ch) => (ch.toLowerCase() === ch.toUpperCase() ? escapeRe(ch) : `[${ch.toLowerCase()}${ch.toUpperCase()}]`)).join('');
+}
 const MARKER_ALT = markerAlternatives();
-const WORD_CODE_ALT = `(?<!\\p{L})(?:${[...WORD_CODES].join('|')})(?!\\p{L})`;
+const WORD_CODE_ALT = `(?<!\\p{L})(?:${[...WORD_CODES, ...[...WORD_MARKERS.keys()].flatMap((w) => [w, w[0].toUpperCase() + w.slice(1), w.toUpperCase()])]
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRe)
+  .join('|')})(?!\\p{L})`;
 const MARKER_SCAN = new RegExp(`(${MARKER_ALT})|(${WORD_CODE_ALT})`, 'gu');
 const ANY_MARKER = new RegExp(`(?:${MARKER_ALT})`, 'u');
+const ANY_MARKER_START = new RegExp(`^(?:${MARKER_ALT})`, 'u');
 const GAP_BEFORE = /^[\s:\u00a0\u202f]{0,2}$/; // "US$:12.99", "€ 12"
 const GAP_AFTER = /^[\s\u00a0\u202f]{0,2}$/; // "12 €"
 
@@ -286,8 +322,9 @@ function amountAt(text: string, start: number, opts: ReadOptions): Amount {
         j = k;
         continue;
       }
-      // "119. 95": a decimal mark, one space, two digits and nothing more.
-      if (opts.loose && text[j + 1] === ' ' && digitsEnd(text, j + 2, 3) === j + 4 && !seps.includes(c)) {
+      // "119. 95", "$249. 99", "2.450, 10 €": a decimal mark, one space, two digits and nothing more; in running text
+      // only with a currency marker right before or after, where the two digits can only be the cents.
+      if (text[j + 1] === ' ' && digitsEnd(text, j + 2, 3) === j + 4 && !seps.includes(c) && !/^[.,]\d/.test(text.slice(j + 4, j + 6)) && (opts.loose || markedAround(text, start, j + 4))) {
         groups.push(text.slice(j + 2, j + 4));
         seps.push(c);
         j += 4;
@@ -322,6 +359,12 @@ function amountAt(text: string, start: number, opts: ReadOptions): Amount {
   let k = end;
   while (k < end + 2 && SPACES.includes(text[k] ?? 'x')) k++;
   return { start, end, text: text.slice(start, end), readings, percent: text[k] === '%' };
+}
+
+/** A currency marker within two characters before `start` or after `end`. */
+function markedAround(text: string, start: number, end: number): boolean {
+  const tail = /^[\s\u00a0\u202f]{0,2}/.exec(text.slice(end, end + 2))?.[0].length ?? 0;
+  return /\p{Sc}[\s\u00a0\u202f]{0,2}$/u.test(text.slice(Math.max(0, start - 3), start)) || ANY_MARKER_START.test(text.slice(end + tail, end + tail + 12));
 }
 
 /** Values of digit groups joined by separators; `used` < groups.length when only a prefix reads as one amount. */
@@ -384,11 +427,23 @@ function scanAmounts(text: string, opts: ReadOptions, max: number): Amount[] {
   const out: Amount[] = [];
   DIGIT.lastIndex = 0;
   for (let m = DIGIT.exec(text); m !== null && out.length < max; m = DIGIT.exec(text)) {
-    const a = amountAt(text, m.index, opts);
+    const a = leadingDecimal(text, m.index) ?? amountAt(text, m.index, opts);
     out.push(a);
     DIGIT.lastIndex = Math.max(a.end, m.index + 1);
   }
   return out;
+}
+
+/**
+ * ".50 €", "€ ,99": a decimal mark with no whole part, after a space, a bracket or a currency sign, then exactly two
+ * digits: cents, never fifty whole units.
+ */
+function leadingDecimal(text: string, i: number): Amount | null {
+  const mark = text[i - 1];
+  if ((mark !== '.' && mark !== ',') || (i >= 2 && !/[\s\p{Sc}(:]/u.test(text[i - 2]))) return null;
+  const end = digitsEnd(text, i, 3);
+  if (end !== i + 2 || /^[.,]\d/.test(text.slice(end, end + 2))) return null;
+  return { start: i - 1, end, text: text.slice(i - 1, end), readings: [Number(`0.${text.slice(i, end)}`)], percent: text[end] === '%' };
 }
 
 /** Every plausible value of one formatted amount, the likeliest first ("1.299" → 1299 and 1.299). */
@@ -445,7 +500,7 @@ export interface PriceReading {
 
 // Words before an amount that make it the regular (not the selling) price, in the languages of the stores we audit.
 const REGULAR_CUE =
-  /(?:(?<!\p{L})(?:was|rrp|msrp|list price|regular price|reg\.|retail price|compare at|old price|original price|before|uvp|statt|bisher|ursprünglich|alter preis|streichpreis|avant|au lieu de|prix barré|ancien prix|prix conseillé|antes|precio anterior|precio original|pvpr|prima|invece di|prezzo di listino|prezzo consigliato|adviesprijs|oude prijs|preço anterior|preço original|przed|poprzednia cena|cena regularna|stara cena|tidigare pris|ordinarie pris|ord\. pris|før|vejl\. pris|normalpris|běžná cena|bežná cena|pôvodná cena)(?!\p{L})|原價|原价|定價|定价|建議售價|市價|參考價|通常価格|定価|参考価格|希望小売価格)[^\d\n]{0,12}$/iu;
+  /(?:(?<!\p{L})(?:was|rrp|msrp|list price|regular price|reg\.|retail price|compare at|old price|original price|before|uvp|statt|bisher|ursprünglich|alter preis|streichpreis|avant|au lieu de|prix barré|ancien prix|prix conseillé|antes|precio anterior|precio original|pvpr|prima|invece di|prezzo di listino|prezzo consigliato|adviesprijs|oude prijs|preço anterior|preço original|przed|poprzednia cena|cena regularna|stara cena|tidigare pris|ordinarie pris|ord\. pris|før|vejl\. pris|normalpris|běžná cena|bežná cena|pôvodná cena|prix normal|prix habituel|prix régulier|precio normal|precio habitual|prezzo normale|normaler preis|normalpreis|regulärer preis|preço normal|normale prijs|reguliere prijs|cena standardowa|cena regularna|ordinary price|usual price)(?!\p{L})|原價|原价|定價|定价|建議售價|市價|參考價|通常価格|定価|参考価格|希望小売価格)[^\d\n]{0,12}$/iu;
 const FROM_CUE =
   /(?<!\p{L})(?:from|starting at|ab|à partir de|dès|desde|a partir de|a partire da|vanaf|od|från|fra|alkaen)[\s:]{0,3}$/iu;
 // Between the two ends of a range.
@@ -493,12 +548,21 @@ interface Priced {
   gluedToWord: boolean;
 }
 
+/** A one- or two-letter marker ("R", "KM") only where the page's signals name its currency or cents follow. */
+function trusted(marker: Marker | null, amount: Amount, signals: ReadonlySet<string> | undefined): Marker | null {
+  if (marker === null || !WEAK_MARKERS.has(symbolKey(marker.text))) return marker;
+  const codes = SYMBOL_CODES[SYMBOL_BY_KEY.get(symbolKey(marker.text)) ?? ''] ?? [];
+  return codes.some((c) => signals?.has(c)) || /\d[.,]\d{2}$/.test(amount.text) ? marker : null;
+}
+
 /** Amounts with the currency marker printed next to them, read with that currency's rules. */
 function pricedAmounts(text: string, signals: ReadonlySet<string> | undefined, loose: boolean, max: number): Priced[] {
   const out: Priced[] = [];
   const cursor = new MarkerCursor(text, markersIn(text));
   for (const amount of scanAmounts(text, { loose }, max)) {
-    const { before, after } = cursor.around(amount.start, amount.end);
+    const around = cursor.around(amount.start, amount.end);
+    const before = trusted(around.before, amount, signals);
+    const after = trusted(around.after, amount, signals);
     // "35€ 99": a euro sign in place of the decimal comma, as French shops print it.
     if (loose && text[amount.end] === '€') {
       const cents = /^€ ?(\d{2})(?![\d.,]|\s?€)/.exec(text.slice(amount.end, amount.end + 5));
@@ -542,7 +606,30 @@ export interface PriceMention {
   index: number;
   /** regular = a was/RRP price; other = shipping, per-month, unit, ex-VAT, instalment, saving, discount or reward amounts. */
   role: PriceRole;
+  /** A price per period ("€9.99/mo", "29 € pro Monat"). */
+  period?: PricePeriod;
+  /** A price marked as excluding VAT or sales tax ("€100 excl. VAT", "100 € HT"). */
+  exTax?: true;
 }
+
+export type PricePeriod = 'day' | 'week' | 'month' | 'year';
+
+// "/mo", "per month", "pro Monat", "par an", "monthly", right after the amount.
+const PERIOD_AFTER =
+  /^[^\n\d/]{0,3}(?:(?:\/\s?|(?:per|a|an|par|pro|al|por|each|every|im|au|za|na)\s)(mo|mth|month|monat|mois|mes|mese|maand|miesiąc|měsíc|yr|year|jahr|an|año|anno|jaar|rok|wk|week|woche|semaine|semana|day|tag|jour|día|giorno)|(monthly|monatlich|mensuel|mensual|mensile|yearly|annually|jährlich|annuel|anual|weekly|wöchentlich|daily|täglich))(?!\p{L})/iu;
+const PERIOD_OF: Record<string, PricePeriod> = {
+  mo: 'month', mth: 'month', month: 'month', monat: 'month', mois: 'month', mes: 'month', mese: 'month', maand: 'month', miesiąc: 'month', měsíc: 'month',
+  monthly: 'month', monatlich: 'month', mensuel: 'month', mensual: 'month', mensile: 'month',
+  yr: 'year', year: 'year', jahr: 'year', an: 'year', año: 'year', anno: 'year', jaar: 'year', rok: 'year',
+  yearly: 'year', annually: 'year', jährlich: 'year', annuel: 'year', anual: 'year',
+  wk: 'week', week: 'week', woche: 'week', semaine: 'week', semana: 'week', weekly: 'week', wöchentlich: 'week',
+  day: 'day', tag: 'day', jour: 'day', día: 'day', giorno: 'day', daily: 'day', täglich: 'day',
+};
+// Wording that marks an amount as excluding VAT or sales tax, before it or right after it.
+const EX_TAX_WORDS =
+  'ex(?:cl)?\\.?\\s?vat|excl(?:uding|\\.)?\\s?(?:vat|tax)|tax excl\\.?|netto|ohne mwst\\.?|exkl\\.?\\s?mwst\\.?|zzgl\\.?\\s?mwst\\.?|hors taxes?|hors tva|sans tva|sin iva|senza iva|excl\\.?\\s?btw|exkl\\.?\\s?moms|ekskl\\.?\\s?moms|bez dph|bez vat|brez ddv';
+const EX_TAX_BEFORE = new RegExp(`(?<!\\p{L})(?:${EX_TAX_WORDS})(?!\\p{L})[^\\d\\n]{0,12}$`, 'iu');
+const EX_TAX_AFTER = new RegExp(`^[^\\n\\d]{0,3}(?:(?:${EX_TAX_WORDS})|\\+\\s?(?:vat|iva|mwst)|plus vat|ht)(?!\\p{L})`, 'iu');
 
 // Words before an amount on the same line that make it something other than the price: shipping thresholds,
 // ex-VAT prices, unit prices, instalments, savings.
@@ -552,20 +639,26 @@ const OTHER_AFTER =
   /^[^\n\d]{0,3}(?:delivery|shipping|postage|versand|envío|spedizione|livraison|frete|dostava|wysyłka|frakt|fragt|verzendkosten|\/\s?month|\/\s?mo\b|per month|p\/m|a month|monthly|\/\s?mes|al mes|por mes|\/\s?mois|par mois|\/\s?monat|monatlich|al mese|per maand|sem juros|ex(?:cl)?\.? vat|excl\.? tax|bez dph|hors tva|\/\s?(?:\d{1,4}\s?)?(?:kg|g|l|ml|cl|m|m²|m2|lb|oz|st|stk|pc|pcs|unit)(?!\p{L})|(?:km|kms|kg|lbs|cm|mm|ml|mah|gb|tb|kwh|kw)(?!\p{L})|per (?:kg|100 ?g|litre|liter|unit)|(?:off|back|in rewards|cash ?back|spent|rabatt|de réduction|de descuento|di sconto|korting)(?!\p{L}))/iu;
 
 /** Every currency-marked amount in a text, in order, with what it is (at most 200). */
-export function priceMentions(raw: string, signals?: ReadonlySet<string>): PriceMention[] {
+export function priceMentions(raw: string, signals?: ReadonlySet<string>, withZero = false): PriceMention[] {
   const text = raw.slice(0, 300_000);
   const out: PriceMention[] = [];
   let prevEnd = 0;
   for (const p of pricedAmounts(text, signals, false, 20_000)) {
     if (out.length >= 200) break;
-    if (p.marker === null || p.amount.percent || p.gluedToWord || !(p.value > 0)) continue;
+    if (p.marker === null || p.amount.percent || p.gluedToWord || !(p.value > 0 || (withZero && p.value === 0))) continue;
     const lineStart = text.lastIndexOf('\n', p.start - 1) + 1;
     const before = text.slice(Math.max(prevEnd, lineStart, p.start - 40), p.start);
-    const after = text.slice(p.end, p.end + 20);
+    const after = text.slice(p.end, p.end + 24);
     prevEnd = p.end;
-    const other = OTHER_BEFORE.test(before) || OTHER_AFTER.test(after) || signedAsReduction(text, p.start);
+    const periodWord = PERIOD_AFTER.exec(after);
+    const exTax = EX_TAX_BEFORE.test(before) || EX_TAX_AFTER.test(after);
+    const other = periodWord !== null || exTax || OTHER_BEFORE.test(before) || OTHER_AFTER.test(after) || signedAsReduction(text, p.start);
     const role: PriceRole = other ? 'other' : REGULAR_CUE.test(before) ? 'regular' : 'selling';
-    out.push({ value: p.value, text: text.slice(p.start, p.end), currency: p.marker, index: p.start, role });
+    const mention: PriceMention = { value: p.value, text: text.slice(p.start, p.end), currency: p.marker, index: p.start, role };
+    const period = periodWord ? own(PERIOD_OF, (periodWord[1] ?? periodWord[2]).toLowerCase()) : undefined;
+    if (period) mention.period = period;
+    if (exTax) mention.exTax = true;
+    out.push(mention);
   }
   return out;
 }
@@ -585,17 +678,44 @@ function signedAsReduction(text: string, start: number): boolean {
 // A discount printed by a pair of prices: "-11%", "−16 %", "16% off".
 const DISCOUNT = /[-−–]\s?\d{1,2}\s?%|\d{1,2}\s?%\s?(?:off|rabatt|de descuento|di sconto|korting|de réduction)(?!\p{L})/iu;
 
+export interface SellingPrice {
+  value: number;
+  text: string;
+  currency: string | null;
+  /** The price is per this period ("€9.99/mo"). */
+  period?: PricePeriod;
+  /** The price excluding tax, as the page also shows it (equal to value when that is the only price shown). */
+  exclTax?: number;
+}
+
 /**
  * The price a buyer pays, from the text after a product title: the first selling price, or the lower of two printed
  * side by side with a discount next to them ("€ 99,00 € 88,00 -11%", "16% off €41.30 €49.10"), since visible text
  * loses the strike-through that tells a shopper which one is the old price.
  */
-export function sellingPrice(raw: string, signals?: ReadonlySet<string>): { value: number; text: string; currency: string | null } | null {
+export function sellingPrice(raw: string, signals?: ReadonlySet<string>): SellingPrice | null {
   const text = raw.slice(0, 300_000);
-  const selling = priceMentions(text, signals).filter((m) => m.role === 'selling');
+  const mentions = priceMentions(text, signals, true);
+  const selling = mentions.filter((m) => m.role === 'selling' && m.value > 0);
   const [first, second] = selling;
-  if (!first) return null;
-  const pick = ({ value, text: t, currency }: PriceMention) => ({ value, text: t, currency });
+  // Beside the price, the same price excluding tax when the page shows one in the same currency.
+  const exTax = mentions.find((m) => m.exTax && !m.period && m.value > 0);
+  const pick = ({ value, text: t, currency, period }: PriceMention): SellingPrice => {
+    const out: SellingPrice = { value, text: t, currency };
+    if (period) out.period = period;
+    if (exTax && exTax.currency === currency && exTax.value <= value) out.exclTax = exTax.value;
+    return out;
+  };
+  if (!first) {
+    // A regular price that is the only one is the price ("Regular price $30"); else a price per period, a price
+    // excluding tax, or a zero price (which an agent reads as free and the checks report).
+    const alone =
+      mentions.find((m) => m.role === 'regular' && m.value > 0) ??
+      mentions.find((m) => m.period && m.value > 0) ??
+      exTax ??
+      mentions.find((m) => m.role === 'selling' && m.value === 0);
+    return alone ? pick(alone) : null;
+  }
   if (!second || second.currency !== first.currency) return pick(first);
   const firstEnd = first.index + first.text.length;
   const between = text.slice(firstEnd, second.index);
@@ -603,6 +723,37 @@ export function sellingPrice(raw: string, signals?: ReadonlySet<string>): { valu
   const around = text.slice(Math.max(0, first.index - 30), second.index + second.text.length + 30);
   if (side && DISCOUNT.test(around)) return pick(second.value < first.value ? second : first);
   return pick(first);
+}
+
+/**
+ * The price in an element the page marks as its price, for a page whose text shows no currency-marked price: a bare
+ * amount ("49,00") is the price, in the currency the page implies when it implies one (`implied`: markup, OG tags,
+ * its language and country), else with the currency unknown. An amount that reads two ways ("1.299") and no currency
+ * to decide it gives nothing, never a guess.
+ */
+export function elementPrice(
+  texts: readonly string[],
+  signals: ReadonlySet<string>,
+  implied: string | null,
+): { value: number; text: string; currency: string | null } | null {
+  for (const raw of texts) {
+    const text = raw.slice(0, 200);
+    const read = parsePriceText(text, { signals });
+    if (read === null || text.length > 40 || /%/.test(text)) continue;
+    const code = markerCode(read.currency, signals) ?? implied;
+    const readings = scanAmounts(text, { currency: code, loose: true }, 3).find((a) => !a.percent)?.readings ?? [];
+    // Two readings left: "1.299" with no currency of three decimals nor a two-decimal currency to rule one out.
+    if (readings.length !== 1 && (code === null || THREE_DECIMALS.has(code))) continue;
+    const value = read.currency === null ? readings[0] : read.value;
+    if (value === undefined || !(value >= 0)) continue;
+    return { value, text: read.text, currency: read.currency ?? implied };
+  }
+  return null;
+}
+
+/** The one currency a page's signals name, or null when they name none or several. */
+export function impliedCurrency(signals: ReadonlySet<string>): string | null {
+  return signals.size === 1 ? [...signals][0] : null;
 }
 
 /** Selling prices printed with a currency marker, in order (at most 20): no regular, shipping, unit or ex-VAT amounts. */

@@ -3,8 +3,9 @@
 // Reads PageFacts only (no DOM, no network); every regex is linear and runs on capped text.
 import type { Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } from './artifacts.js';
 import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from './structured-data/index.js';
-import { currencySignals, findPrices, normaliseCurrency, parseStructuredPrice, sellingPrice } from './price.js';
-import { agreeingStatus, bestAvailability, normaliseAvailability } from './availability.js';
+import { currencySignals, elementPrice, findPrices, impliedCurrency, normaliseCurrency, parseStructuredPrice, sellingPrice, type SellingPrice } from './price.js';
+import { attributeCodes } from './attribute-codes.js';
+import { agreeingStatus, availabilityState, bestAvailability, normaliseAvailability } from './availability.js';
 import { buyBoxAvailability, buyBoxWindow } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
 import { brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand } from './brand-text.js';
@@ -134,7 +135,7 @@ interface Reading {
   name?: string;
   description?: string;
   images?: string[];
-  price?: { value: number; text: string; currency: string | null };
+  price?: SellingPrice;
   currency?: string;
   availability?: string;
   brand?: { value: string; isEntity: boolean };
@@ -340,8 +341,14 @@ function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): 
     images: fact(pick('images')),
     price: price && !Number.isNaN(price.value.value) ? { value: price.value.value, source: price.source } : null,
     priceText: price ? { value: collapse(price.value.text).slice(0, 200), source: price.source } : null,
+    ...(price?.value.period ? { pricePeriod: { value: price.value.period, source: price.source } } : {}),
+    ...(price?.value.exclTax !== undefined ? { priceExclTax: { value: price.value.exclTax, source: price.source } } : {}),
     currency: currencyRaw ? { value: normaliseCurrency(currencyRaw.value, signals), source: currencyRaw.source } : null,
-    availability: availability ? { value: normaliseAvailability(availability.value) ?? availability.value, source: availability.source } : null,
+    availability: availability ? { value: availabilityState(availability.value) ?? availability.value, source: availability.source } : null,
+    // A markup value that is no schema.org term, kept as published for the availability check.
+    ...(availability && availability.source !== 'html' && normaliseAvailability(availability.value) === null
+      ? { availabilityRaw: { value: availability.value.trim().slice(0, 100), source: availability.source } }
+      : {}),
     brand: brand ? { value: brand.value.value, source: brand.source } : null,
     brandIsEntity: brand?.value.isEntity ?? false,
     gtin: fact(gtin),
@@ -448,7 +455,9 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
   if (page.h1) r.name = cleanText(page.h1, 500);
   if (anchor >= 0) {
     const window = buyBoxWindow(text, anchor, TITLE_WINDOW);
-    const price = sellingPrice(window);
+    const signals = currencySignals(page);
+    const implied = earlier.find((e) => e.currency)?.currency ?? impliedCurrency(signals);
+    const price = sellingPrice(window, signals) ?? elementPrice(page.priceTexts ?? [], signals, implied);
     if (price) r.price = price;
     // An agent takes a buy button, or a price with no stock warning near the title, as "can be bought now".
     const stock = buyBoxAvailability(window, agreeingStatus) ?? (hasPurchaseControl(page) || r.price ? 'InStock' : null);
@@ -465,9 +474,11 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
       string | undefined
     >((found, next) => found ?? notSeller(next(), sellers), undefined);
   if (brand) r.brand = { value: brand, isEntity: false };
-  r.gtin = labelled(text, 'gtin', from);
-  r.mpn = partNumber(text, from);
-  r.sku = labelled(text, 'sku', from);
+  // Labelled rows first; then the codes the page keeps in data attributes and hidden inputs of its forms.
+  const coded = attributeCodes(page);
+  r.gtin = labelled(text, 'gtin', from) ?? coded.gtin;
+  r.mpn = partNumber(text, from) ?? coded.mpn;
+  r.sku = labelled(text, 'sku', from) ?? coded.sku;
   r.identifiers = labelledIdentifiers(text, from);
   return r;
 }

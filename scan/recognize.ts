@@ -5,7 +5,7 @@
 import type { Entity, PageFacts } from './artifacts.js';
 import { stockStatements, type StockStatement } from './availability.js';
 import { looksLikeProductUrl } from './discover.js';
-import { findPrices } from './price.js';
+import { currencySignals, elementPrice, impliedCurrency, sellingPrice } from './price.js';
 import { hasType } from './structured-data/index.js';
 
 export const PRODUCT_TYPES: ReadonlySet<string> = new Set([
@@ -53,7 +53,9 @@ export function recognizeProductPage(page: PageFacts): Recognition {
   if (hint) signals.push('template-hint');
   if ([page.url, page.canonical, ...(page.meta['og:url'] ?? [])].some((u) => u && looksLikeProductUrl(u))) signals.push('product-url');
   const window = titleAt >= 0 ? page.visibleText.slice(titleAt, titleAt + TITLE_WINDOW) : '';
-  const price = findPrices(window.slice(0, 2_000)).length > 0;
+  const currencies = currencySignals(page);
+  // A currency-marked price by the title, or an amount in an element the page marks as its price.
+  const price = sellingPrice(window.slice(0, 2_000), currencies) !== null || elementPrice(page.priceTexts ?? [], currencies, impliedCurrency(currencies)) !== null;
   if (price) signals.push('price-near-title');
   // Any stock wording is a sign of a product page, even when statements disagree on the status ("No longer
   // available" by the title, "in stock" in a carousel below).

@@ -62,8 +62,12 @@ export function renderReport(r: AuditResult): string {
     out.push('');
     out.push('What agents see');
     for (const p of seen) {
-      const price = p.price ? `${p.price.value}${p.currency ? ` ${p.currency.value}` : ''}` : 'no price';
-      out.push(`  ${clean(p.name?.value ?? '', 80)} · ${clean(price, 40)} · ${clean(p.availability?.value ?? 'no availability', 40)} (${p.markup})`);
+      const price = p.price
+        ? `${p.price.value} ${p.currency ? p.currency.value : '(currency unknown)'}${p.price_period ? ` per ${p.price_period.value}` : ''}${
+            p.price_excl_tax ? ` (${p.price_excl_tax.value} excl. tax)` : ''
+          }${p.price.value === 0 ? ' (read as free)' : ''}`
+        : 'no price';
+      out.push(`  ${clean(p.name?.value ?? '', 80)} · ${clean(price, 60)} · ${clean(p.availability?.value ?? 'no availability', 40)} (${p.markup})`);
     }
   }
   out.push('');

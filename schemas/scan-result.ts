@@ -97,6 +97,12 @@ export const ProductSeen = z
     markup: z.enum(['json-ld', 'microdata', 'rdfa', 'opengraph', 'none']),
     name: fact(z.string()),
     price: fact(z.number()),
+    price_period: fact(z.enum(['day', 'week', 'month', 'year']))
+      .optional()
+      .describe('Present when the price is per period ("€9.99/mo"): the period.'),
+    price_excl_tax: fact(z.number())
+      .optional()
+      .describe('Present when the page marks a price as excluding VAT or sales tax; equal to price when that is the only price shown.'),
     currency: fact(z.string()),
     availability: fact(z.string()),
     brand: fact(z.string()),

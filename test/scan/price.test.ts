@@ -227,7 +227,9 @@ test('normaliseCurrency: ISO codes pass; symbols map when unambiguous or when th
   assert.equal(normaliseCurrency('ZŁ', none), 'PLN');
   assert.equal(normaliseCurrency('Kč', none), 'CZK');
   assert.equal(normaliseCurrency('Fr.', none), 'CHF');
-  assert.equal(normaliseCurrency('Euro', none), 'Euro'); // a spelt-out word is not a code
+  assert.equal(normaliseCurrency('Euro', none), 'EUR'); // a currency's English name reads as its code
+  assert.equal(normaliseCurrency('dirhams', new Set(['MAD'])), 'MAD');
+  assert.equal(normaliseCurrency('dirhams', none), 'dirhams'); // two countries' dirham: the page must say which
   assert.equal(normaliseCurrency('toString', none), 'toString');
 });
 

@@ -214,11 +214,14 @@ test('currency: a symbol takes the code the page\'s signals (URL country, lang r
   assert.equal(lang?.currency?.value, 'AUD');
 });
 
-test('availability: markup values are normalised, unknown text is kept raw', () => {
+test('availability: markup values are normalised, stock wording is read as its state, unknown text is kept raw', () => {
   const url = must(product(ld({ '@type': 'Product', name: 'X', offers: { '@type': 'Offer', price: 1, availability: 'http://schema.org/SoldOut' } })));
   assert.deepEqual(url.availability, { value: 'SoldOut', source: 'json-ld' });
-  const raw = must(product(ld({ '@type': 'Product', name: 'X', offers: { '@type': 'Offer', price: 1, availability: 'ships in 3 weeks' } })));
-  assert.deepEqual(raw.availability, { value: 'ships in 3 weeks', source: 'json-ld' });
+  const worded = must(product(ld({ '@type': 'Product', name: 'X', offers: { '@type': 'Offer', price: 1, availability: 'ships in 3 weeks' } })));
+  assert.deepEqual(worded.availability, { value: 'BackOrder', source: 'json-ld' });
+  assert.deepEqual(worded.availabilityRaw, { value: 'ships in 3 weeks', source: 'json-ld' });
+  const raw = must(product(ld({ '@type': 'Product', name: 'X', offers: { '@type': 'Offer', price: 1, availability: 'ask in store' } })));
+  assert.deepEqual(raw.availability, { value: 'ask in store', source: 'json-ld' });
 });
 
 test('visible stock wording: unambiguous only; a buy button or a price with no stock warning means in stock', () => {

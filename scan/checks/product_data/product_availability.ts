@@ -22,8 +22,11 @@ export default defineCheck({
       if (!av || av.value.trim() === '') return { status: 'fail', evidence: 'no availability' };
       // Stock read only from the visible text is not published for machines.
       if (av.source === 'html') return { status: 'fail', evidence: `no availability in the markup (only ${quote(av.value, 40)} in the visible text)` };
-      const known = isItemAvailability(av.value);
-      const desc = `availability ${quote(av.value, 60)} (${av.source})`;
+      // A store's own word ("NOT SOLD") is read as a schema.org state, but agents that expect the term still miss it.
+      const raw = product?.availabilityRaw;
+      const known = isItemAvailability(raw?.value ?? av.value);
+      const read = raw ? (isItemAvailability(av.value) ? `, read as ${av.value}` : ', an unknown value') : '';
+      const desc = `availability ${quote(raw?.value ?? av.value, 60)} (${av.source}${read})`;
       if (known && STRUCTURED.has(av.source)) return { status: 'pass', evidence: desc };
       if (!STRUCTURED.has(av.source)) return { status: 'partial', evidence: `${desc}: not in a structured Offer` };
       return { status: 'partial', evidence: `${desc}: not a schema.org ItemAvailability value` };

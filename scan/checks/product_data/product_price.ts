@@ -28,7 +28,8 @@ export default defineCheck({
       const text = fromMarkup(product?.priceText);
       const currency = fromMarkup(product?.currency);
       if (!price && !text) {
-        const seen = product?.price ? ` (only ${product.price.value} in the visible text)` : '';
+        const free = product?.price?.value === 0 ? ': agents read this item as free' : '';
+        const seen = product?.price ? ` (only ${product.price.value} in the visible text${free})` : '';
         return { status: 'fail', evidence: `no price in the markup${seen}` };
       }
       const cur = currency ? `${currency.value} (${currency.source})` : 'no currency';
@@ -36,7 +37,7 @@ export default defineCheck({
         return { status: 'partial', evidence: `price ${quote(text?.value ?? '', 40)} is not a plain number; ${cur}` };
       }
       const desc = `price ${price.value} (${price.source}), ${cur}`;
-      if (price.value <= 0) return { status: 'partial', evidence: `${desc}: zero price` };
+      if (price.value <= 0) return { status: 'partial', evidence: `${desc}: zero price, agents read this item as free` };
       if (!STRUCTURED.has(price.source)) return { status: 'partial', evidence: `${desc}: not in a structured Offer` };
       if (!currency || !isCurrencyCode(currency.value) || !STRUCTURED.has(currency.source)) {
         return { status: 'partial', evidence: `${desc}: no ISO 4217 priceCurrency in the Offer` };

@@ -18,7 +18,7 @@ describe('product_price', () => {
     const formatted = run({ price: null, priceText: fact('€1.299,00'), currency: fact('EUR') });
     assert.equal(formatted.status, 'partial');
     assert.match(formatted.evidence, /"€1.299,00" is not a plain number/);
-    assert.match(run({ price: fact(0), currency: fact('EUR') }).evidence, /zero price/);
+    assert.match(run({ price: fact(0), currency: fact('EUR') }).evidence, /zero price, agents read this item as free/);
     assert.match(run({ price: fact(10.75, 'microdata'), currency: fact('€', 'microdata') }).evidence, /no ISO 4217 priceCurrency/);
     const og = run({ price: fact(109, 'opengraph'), currency: fact('EUR', 'opengraph') });
     assert.equal(og.status, 'partial');
@@ -32,5 +32,7 @@ describe('product_price', () => {
     const visible = run({ price: fact(220, 'html'), currency: fact('GBP', 'html') });
     assert.equal(visible.status, 'fail');
     assert.match(visible.evidence, /no price in the markup \(only 220 in the visible text\)/);
+    const free = run({ price: fact(0, 'html'), currency: fact('GBP', 'html') });
+    assert.match(free.evidence, /only 0 in the visible text: agents read this item as free/);
   });
 });
