@@ -1,11 +1,11 @@
 // scan_store: audits a store now and records the result in the readiness index (GET /api/v1/scan; docs/architecture.md
 // "A scan"). Story: normalise → scan → rank → save → shape. Nothing is stored unless the scan completed.
-// Calls for one store that arrive while its scan runs share that scan (single-flight): one scan, one stored
-// row, the same answer for each caller.
+// Calls for the same normalised URL that arrive while its scan runs share that scan (single-flight): one scan,
+// one stored row, the same answer for each caller. A scan of another page of the store, or of another spelling of
+// its host, is another flight, so a root scan always gets a root result; a monitor's scan runs its own flight.
 import { z } from 'zod';
 import { runScan } from '../scan/index.js';
 import { normaliseScanUrl, targetRefusal } from '../scan/url.js';
-import { hostIdentity } from '../lib/hosts.js';
 import { isPublicEntry, notPublicEntryNote } from '../lib/public-entry.js';
 import { AppError } from '../lib/errors.js';
 import { StoreUrl, Vertical } from '../schemas/params.js';
@@ -14,7 +14,7 @@ import type { LatestEntry, RankWindow, StoreRepo } from '../store/repo.js';
 import { reportUrl } from './readiness.js';
 import { SingleFlight } from './single-flight.js';
 import { ScanGate, type Reservation } from './scan-gate.js';
-import { defineTool, type ToolContext } from './tool.js';
+import { defineTool, type Caller, type ToolContext } from './tool.js';
 
 /** docs/checks.md §9: the checks an agent needs to quote and buy. */
 const READY_CHECKS = ['product_price', 'product_availability', 'access_live_agents_robots'];
@@ -29,7 +29,7 @@ export const scanStore = defineTool({
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true, destructiveHint: false },
   expose: ['functions'],
   preflight({ url, vertical }, ctx) {
-    const key = flightKey(scanTarget(url, ctx), vertical);
+    const key = flightKey(scanTarget(url, ctx), vertical, ctx.caller);
     // A call that will join a running scan of the same store adds no work and takes no place.
     if (flightsOf(ctx.store).has(key)) return;
     // Otherwise a place among the scans allowed to run or wait, or 503 SCANNER_BUSY before any quota is spent.
@@ -38,7 +38,7 @@ export const scanStore = defineTool({
     return place;
   },
   async handler({ url, vertical }, ctx) {
-    const key = flightKey(scanTarget(url, ctx), vertical);
+    const key = flightKey(scanTarget(url, ctx), vertical, ctx.caller);
     const flights = flightsOf(ctx.store);
     const held = places.get(ctx);
     places.delete(ctx);
@@ -51,8 +51,10 @@ export const scanStore = defineTool({
   },
 });
 
-// The vertical changes the answer (kept vertical, neighbours), so it is part of what is shared.
-const flightKey = (target: URL, vertical: string | undefined): string => `${hostIdentity(target)} ${vertical ?? ''}`;
+// The URL exactly as normalised (scheme, host spelling, path, query) and the vertical (it changes the neighbours)
+// name what is shared; a monitor's scan is keyed by its account, so it never waits on a stranger's scan.
+const flightKey = (target: URL, vertical: string | undefined, caller: Caller): string =>
+  [caller.monitor ? `monitor:${caller.accountId ?? ''}` : 'public', target.href, vertical ?? ''].join(' ');
 
 /** The place each call took in preflight, for its handler. */
 const places = new WeakMap<ToolContext, Reservation>();
@@ -106,7 +108,8 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
   const ownerEntryPath = null; // an entry path set by the store's verified owner, once owners can set one
   const publicEntry = isPublicEntry(scanned, ownerEntryPath);
   const previous = await store.latestByHost(audit.host);
-  const keptVertical = previous?.vertical ?? vertical ?? null;
+  // A listed store keeps its vertical, even none: only its verified owner or the operator sets it.
+  const keptVertical = previous ? previous.vertical : (vertical ?? null);
   const id = await store.allocateScanId();
   const window = await store.rankWindow(audit.host, {
     vertical: vertical ?? null,
