@@ -4,9 +4,9 @@
 // one stored row, the same answer for each caller. A scan of another page of the store, or of another spelling of
 // its host, is another flight, so a root scan always gets a root result; a monitor's scan runs its own flight.
 import { z } from 'zod';
-import { runScan } from '../scan/index.js';
+import { auditStore } from '../scan/index.js';
 import { normaliseScanUrl, targetRefusal } from '../scan/url.js';
-import { isPublicEntry, notPublicEntryNote } from '../lib/public-entry.js';
+import { entryVerdict, isPublicEntry } from '../lib/public-entry.js';
 import { AppError } from '../lib/errors.js';
 import { StoreUrl, Vertical } from '../schemas/params.js';
 import { ScanResult } from '../schemas/scan-result.js';
@@ -92,7 +92,7 @@ function scanTarget(url: string, { config, scanOverrides }: Pick<ToolContext, 'c
 
 async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undefined, ctx: ToolContext): Promise<ScanResult> {
   const { config, store } = ctx;
-  const audit = await runScan(url, {
+  const { audit, homeUrl } = await auditStore(url, {
     allowPrivate: config.SCAN_ALLOW_PRIVATE,
     maxRequests: config.SCAN_MAX_REQUESTS,
     timeoutMs: config.SCAN_TIMEOUT_MS,
@@ -102,12 +102,18 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     ...(ctx.scanOverrides as object | undefined),
   });
 
-  // Only a scan of the entry point is the store's public score; a listed store keeps its own vertical (a scan
-  // naming another one is ranked in that vertical's window without rewriting the store's).
+  // Only a scan of the store's own root is its public score (lib/public-entry.ts); a listed store keeps its own
+  // vertical (a scan naming another one is ranked in that vertical's window without rewriting the store's).
   const scanned = new URL(audit.url);
-  const ownerEntryPath = null; // an entry path set by the store's verified owner, once owners can set one
-  const publicEntry = isPublicEntry(scanned, ownerEntryPath);
   const previous = await store.latestByHost(audit.host);
+  const { publicEntry, note } = isPublicEntry(scanned)
+    ? entryVerdict({
+        scanned,
+        landed: homeUrl ? new URL(homeUrl) : null,
+        entryUrl: await entryUrlOf(store, previous),
+        ownerOrigins: (await store.monitoring.verifiedClaims(audit.host)).map((c) => c.origin),
+      })
+    : entryVerdict({ scanned, landed: null, entryUrl: null, ownerOrigins: [] });
   // A listed store keeps its vertical, even none: only its verified owner or the operator sets it.
   const keptVertical = previous ? previous.vertical : (vertical ?? null);
   const id = await store.allocateScanId();
@@ -122,7 +128,7 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     neighbors: neighborsOf(window, audit.host),
     ...audit,
     public_entry: publicEntry,
-    public_entry_note: publicEntry ? null : notPublicEntryNote(scanned, ownerEntryPath),
+    public_entry_note: note,
   };
   const passing = new Set(result.pillars.flatMap((p) => p.checks.filter((c) => c.status === 'pass').map((c) => c.id)));
   await store.saveScan({
@@ -141,6 +147,13 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     events: publicEntry, // webhook events of the hosts' verified owners follow the public score only
   });
   return result;
+}
+
+/** The URL asked by the scan that is the store's public entry now, if it is listed. */
+async function entryUrlOf(store: StoreRepo, entry: LatestEntry | null): Promise<URL | null> {
+  const scan = entry ? await store.getScan(entry.scanId) : null;
+  const url = (scan?.report as { url?: unknown } | undefined)?.url;
+  return typeof url === 'string' && URL.canParse(url) ? new URL(url) : null;
 }
 
 function neighborsOf(window: RankWindow | null, host: string): ScanResult['neighbors'] {
