@@ -12,12 +12,16 @@ import { headMeta } from '../scan/html.js';
 import { normaliseScanUrl } from '../scan/url.js';
 import type { HttpResponse } from '../scan/artifacts.js';
 import type { OwnershipClaim, VerificationMethod } from '../store/monitoring-repo.js';
-import type { StoreRepo } from '../store/repo.js';
+import { periodOf, type StoreRepo } from '../store/repo.js';
+import { oneAtATime } from '../accounts/console-keys.js';
 import { AppError } from '../lib/errors.js';
 
 export const META_NAME = 'store-readiness-verification';
 export const WELL_KNOWN_PATH = '/.well-known/store-readiness.txt';
 const CHECK_TIMEOUT_MS = 15_000;
+export const MAX_CLAIMS_PER_ACCOUNT = 20;
+export const VERIFY_CHECKS_PER_HOUR = 10;
+const HOUR_MS = 3_600_000;
 
 export interface OwnershipDeps {
   store: StoreRepo;
@@ -27,18 +31,38 @@ export interface OwnershipDeps {
   allowIPAddressList?: string[]; // test seam
 }
 
-/** Claims the store at `url` for the account (or returns the claim it has): the token to publish. */
+/**
+ * Claims the store at `url` for the account (or returns the claim it has): the token to publish. An account holds
+ * at most MAX_CLAIMS_PER_ACCOUNT claims; claims are made one at a time per account so the cap holds under presses
+ * sent together.
+ */
 export async function claimHost(deps: OwnershipDeps, accountId: string, url: string): Promise<OwnershipClaim> {
   const target = normaliseScanUrl(typeof url === 'string' ? url : '', { allowPrivate: deps.config.SCAN_ALLOW_PRIVATE });
-  return deps.store.monitoring.putClaim({
-    accountId,
-    host: hostIdentity(target),
-    origin: target.origin,
-    token: `srv-${randomBytes(16).toString('hex')}`,
-    createdAt: (deps.now ?? (() => new Date()))(),
-    verifiedAt: null,
-    method: null,
+  const host = hostIdentity(target);
+  const now = (deps.now ?? (() => new Date()))();
+  const { monitoring } = deps.store;
+  return oneAtATime(deps.store, `claim-create:${accountId}`, now, 'Another store is being claimed for this account right now. Try again in a moment.', async () => {
+    const held = await monitoring.getClaim(accountId, host);
+    if (held) return held;
+    if ((await monitoring.listClaims(accountId)).length >= MAX_CLAIMS_PER_ACCOUNT) {
+      throw new AppError('INVALID_PARAMS', `An account can claim at most ${MAX_CLAIMS_PER_ACCOUNT} stores.`);
+    }
+    const token = `srv-${randomBytes(16).toString('hex')}`;
+    return monitoring.putClaim({ accountId, host, origin: target.origin, token, createdAt: now, verifiedAt: null, method: null });
   });
+}
+
+/**
+ * Takes one of the account's verification checks of this hour (every check fetches the store: a press is not
+ * free for the site checked), or says when the next one is allowed. A refused press spends nothing.
+ */
+export async function takeVerifyCheck(store: StoreRepo, accountId: string, now = new Date()): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
+  const hourEnds = (Math.floor(now.getTime() / HOUR_MS) + 1) * HOUR_MS;
+  const key = `verify-check:${accountId}`;
+  const used = await store.incrementUsage(key, periodOf(hourEnds));
+  if (used <= VERIFY_CHECKS_PER_HOUR) return { ok: true };
+  await store.incrementUsage(key, periodOf(hourEnds), -1);
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((hourEnds - now.getTime()) / 1000)) };
 }
 
 export type VerifyResult = { verified: true; method: VerificationMethod; claim: OwnershipClaim } | { verified: false; message: string };

@@ -33,7 +33,7 @@ export const scanStore = defineTool({
     // A call that will join a running scan of the same store adds no work and takes no place.
     if (flightsOf(ctx.store).has(key)) return;
     // Otherwise a place among the scans allowed to run or wait, or 503 SCANNER_BUSY before any quota is spent.
-    const place = gateOf(ctx).reserve();
+    const place = scanGateOf(ctx).reserve();
     places.set(ctx, place);
     return place;
   },
@@ -46,7 +46,7 @@ export const scanStore = defineTool({
       held?.release(); // joining: the work is the running scan's, the place goes back at once
       return flights.run(key, ctx.signal, () => Promise.reject(new Error('a joined scan never starts work')));
     }
-    const place = held ?? gateOf(ctx).reserve(); // the scan it meant to join has just ended (or no preflight ran)
+    const place = held ?? scanGateOf(ctx).reserve(); // the scan it meant to join has just ended (or no preflight ran)
     return flights.run(key, ctx.signal, (signal) => place.run(() => scanAndSave(url, vertical, { ...ctx, signal }), signal));
   },
 });
@@ -62,7 +62,8 @@ const places = new WeakMap<ToolContext, Reservation>();
 /** One scan bound per store, like the flights below (one per app; tests run several apps in one process). */
 const gates = new WeakMap<StoreRepo, ScanGate>();
 
-function gateOf({ store, config }: Pick<ToolContext, 'store' | 'config'>): ScanGate {
+/** The instance's scan bound: scans take their places here, and so do the ownership checks that fetch a store. */
+export function scanGateOf({ store, config }: Pick<ToolContext, 'store' | 'config'>): ScanGate {
   let gate = gates.get(store);
   if (!gate) gates.set(store, (gate = new ScanGate(config.SCAN_CONCURRENCY, config.SCAN_QUEUE)));
   return gate;

@@ -6,7 +6,8 @@ import type { LatestEntry, StoreRepo } from '../../store/repo.js';
 import { VERTICALS } from '../../schemas/params.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
-import { claimHost, META_NAME, verifyHost, WELL_KNOWN_PATH } from '../../monitoring/ownership.js';
+import { claimHost, META_NAME, takeVerifyCheck, verifyHost, VERIFY_CHECKS_PER_HOUR, WELL_KNOWN_PATH } from '../../monitoring/ownership.js';
+import { scanGateOf } from '../../tools/scan-store.js';
 import type { OwnershipClaim } from '../../store/monitoring-repo.js';
 import { formatDate, html, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
@@ -88,7 +89,22 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
     const host = String(formFields(req).host ?? '');
     const claim = host ? await store.monitoring.getClaim(who.account.id, host) : null;
     if (!claim) return sendConsolePage(res, await renderStores(store, who, { error: 'This account has not claimed that store.' }), { status: 404 });
-    const result = await verifyHost({ store, config }, who.account.id, claim.host);
+    // A check fetches the store as a scan does: it takes a place within the scan bound, and the account's hourly
+    // checks; a refusal (busy scanner, checks used up) fetches nothing and spends nothing.
+    let place;
+    try {
+      place = scanGateOf({ store, config }).reserve();
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return sendConsolePage(res, await renderStores(store, who, { error: err.message }), { status: 503, headers: err.headers });
+    }
+    const allowed = await takeVerifyCheck(store, who.account.id);
+    if (!allowed.ok) {
+      place.release();
+      const error = `This account has used its ${VERIFY_CHECKS_PER_HOUR} verification checks of this hour. Try again in ${Math.ceil(allowed.retryAfterSeconds / 60)} minutes.`;
+      return sendConsolePage(res, await renderStores(store, who, { error }), { status: 429, headers: { 'Retry-After': String(allowed.retryAfterSeconds) } });
+    }
+    const result = await place.run(() => verifyHost({ store, config }, who.account.id, claim.host));
     if (!result.verified) return sendConsolePage(res, await renderStores(store, who, { error: result.message }), { status: 422 });
     sendConsolePage(res, await renderStores(store, who, { ok: `${claim.host} is verified.` }));
   });

@@ -80,3 +80,63 @@ test('"Check again" on a site that cannot be read keeps the verification (an out
   assert.doesNotMatch(again.text, /no longer verified/);
   assert.ok((await app.store.monitoring.getClaim(account.id, host))?.verifiedAt, 'still verified');
 });
+
+test('12 "Verify now" presses at once: the store sees at most SCAN_CONCURRENCY checks at a time, the rest wait or are refused, and the hourly checks run out', async (t) => {
+  const inbox = await startInbox(t);
+  const app = await startApp(t, { SMTP_URL: inbox.smtpUrl, SCAN_CONCURRENCY: '2', SCAN_QUEUE: '3' }, { selfBaseUrl: true });
+  const client = new ConsoleClient(app.url);
+  await client.signIn(inbox, 'owner@shop.test');
+  let inFlight = 0;
+  let most = 0;
+  // Every answer takes a while, so checks that ran at once would overlap at the store.
+  const slow = (_req: unknown, res: import('node:http').ServerResponse) => {
+    most = Math.max(most, ++inFlight);
+    setTimeout(() => {
+      inFlight--;
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><html><head><title>Shop</title></head><body>Shop</body></html>');
+    }, 300);
+  };
+  const shop = await startFixtureStore({ '*': slow });
+  t.after(() => shop.close());
+  const host = `127.0.0.1:${shop.port}`;
+  const csrf = await client.csrf('/console/stores');
+  assert.equal((await client.post('/console/stores', { csrf, url: shop.url })).status, 201);
+
+  const presses = await Promise.all(Array.from({ length: 12 }, () => client.post('/console/stores/verify', { csrf, host })));
+  const statuses = presses.map((p) => p.status).sort();
+  t.diagnostic(`statuses ${statuses.join(',')}; at most ${most} requests at the store at once`);
+  assert.ok(most <= 2, `at most SCAN_CONCURRENCY (2) checks fetched at once, saw ${most}`);
+  const busy = presses.filter((p) => p.status === 503);
+  assert.equal(busy.length, 12 - 5, 'past 2 running and 3 waiting, presses are refused');
+  for (const b of busy) assert.match(b.headers.get('retry-after') ?? '', /^\d+$/);
+  assert.equal(presses.filter((p) => p.status === 422).length, 5, 'the others checked (and found no token)');
+
+  // The account's checks of this hour: 5 spent above, 5 left, then 429 with Retry-After and no fetch.
+  for (let i = 0; i < 5; i++) assert.equal((await client.post('/console/stores/verify', { csrf, host })).status, 422);
+  const hits = shop.requests.length;
+  const limited = await client.post('/console/stores/verify', { csrf, host });
+  assert.equal(limited.status, 429);
+  assert.match(limited.headers.get('retry-after') ?? '', /^\d+$/);
+  assert.match(limited.text, /verification checks of this hour/);
+  assert.equal(shop.requests.length, hits, 'a refused press fetches nothing');
+});
+
+test('an account claims at most 20 stores; the 21st is refused and nothing is stored', async (t) => {
+  const inbox = await startInbox(t);
+  const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
+  const client = new ConsoleClient(app.url);
+  await client.signIn(inbox, 'owner@shop.test');
+  const account = (await app.store.accounts.findAccountByEmail('owner@shop.test'))!;
+  const csrf = await client.csrf('/console/stores');
+  for (let i = 1; i <= 20; i++) assert.equal((await client.post('/console/stores', { csrf, url: `https://shop${i}.example` })).status, 201);
+  const again = await client.post('/console/stores', { csrf, url: 'https://shop1.example' });
+  assert.equal(again.status, 201, 'a store already claimed is not a new claim');
+  const over = await client.post('/console/stores', { csrf, url: 'https://shop21.example' });
+  assert.equal(over.status, 400);
+  assert.match(over.text, /can claim at most 20 stores/);
+  assert.equal((await app.store.monitoring.listClaims(account.id)).length, 20);
+  const together = await Promise.all(['a', 'b', 'c'].map((x) => client.post('/console/stores', { csrf, url: `https://more-${x}.example` })));
+  assert.ok(together.every((r) => r.status === 400), 'presses sent together cannot pass the cap');
+  assert.equal((await app.store.monitoring.listClaims(account.id)).length, 20);
+});
