@@ -11,6 +11,8 @@ import { ConsoleClient } from '../helpers/console-client.js';
 import { startFixtureStore, verifiedHome } from '../helpers/fixture-store.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { createMonitoring } from '../../server/monitoring.js';
+import { claimHost, verifyHost } from '../../monitoring/ownership.js';
+import { OWNERSHIP_RECHECK_MS } from '../../monitoring/worker.js';
 
 test('token removed, then "Check again": not verified, vertical refused, no webhook, no "Owner verified" on the report', async (t) => {
   const inbox = await startInbox(t);
@@ -139,4 +141,30 @@ test('an account claims at most 20 stores; the 21st is refused and nothing is st
   const together = await Promise.all(['a', 'b', 'c'].map((x) => client.post('/console/stores', { csrf, url: `https://more-${x}.example` })));
   assert.ok(together.every((r) => r.status === 400), 'presses sent together cannot pass the cap');
   assert.equal((await app.store.monitoring.listClaims(account.id)).length, 20);
+});
+
+test('a verified claim without a monitor is re-checked by the worker a day after its last check; the token gone, it is no longer verified', async (t) => {
+  const app = await startApp(t);
+  const shop = await startFixtureStore({});
+  t.after(() => shop.close());
+  const deps = { store: app.store, config: app.config };
+  const claim = await claimHost(deps, 'acct_1', shop.url);
+  shop.setRoute('/', verifiedHome(claim.token));
+  const verifiedAt = new Date();
+  assert.equal((await verifyHost({ ...deps, now: () => verifiedAt }, 'acct_1', claim.host)).verified, true);
+  assert.deepEqual(await app.store.monitoring.listMonitors('acct_1'), [], 'no monitor');
+  shop.setRoute('/', { body: '<!doctype html><html><head><title>Shop</title></head><body>Shop</body></html>' });
+
+  let clock = new Date(verifiedAt.getTime() + OWNERSHIP_RECHECK_MS / 2);
+  const worker = createMonitoring({ config: app.config, store: app.store, log: pino({ level: 'silent' }), now: () => clock });
+  const homeHits = shop.hits('/');
+  await worker.tick();
+  assert.equal(shop.hits('/'), homeHits, 'not due before a day has passed');
+  assert.ok((await app.store.monitoring.getClaim('acct_1', claim.host))?.verifiedAt);
+
+  clock = new Date(verifiedAt.getTime() + OWNERSHIP_RECHECK_MS + 60_000);
+  await worker.tick();
+  assert.ok(shop.hits('/') > homeHits, 'the worker fetched the site');
+  assert.equal((await app.store.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null, 'verification ended');
+  assert.deepEqual(await app.store.monitoring.verifiedClaims(claim.host), []);
 });
