@@ -31,7 +31,7 @@ export interface EntryFacts {
 }
 
 /**
- * Does this scan become the store's public entry? docs/decisions.md "The store's own root": only a scan of the root
+ * Does this scan become the store's public entry? docs/decisions.md "The store's own root and owner verification": only a scan of the root
  * (isPublicEntry) that the store itself answered, and only from its own root — the host as the index files it
  * (no "www.", no trailing dot) or an origin a verified owner claimed. Another spelling of the host counts only when
  * it redirects there. Over http the own root counts unless the entry was taken over https and this answer stayed

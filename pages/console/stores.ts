@@ -39,7 +39,7 @@ function claimCard(c: OwnershipClaim, listed: LatestEntry | undefined, csrf: str
   <details${c.verifiedAt ? '' : html` open`}><summary>How to verify</summary>
     <p>Either add this tag to the <code>&lt;head&gt;</code> of your homepage:</p>
     <pre class="snippet"><code>&lt;meta name="${META_NAME}" content="${c.token}"&gt;</code></pre>
-    <p>or serve <code>${c.origin}${WELL_KNOWN_PATH}</code> with the token on a line of its own. Keep it there: monitoring runs only while you are verified.</p>
+    <p>or serve <code>${c.origin}${WELL_KNOWN_PATH}</code> as <code>text/plain</code> with the token on a line of its own. Keep it there: we check again every day, and monitoring, webhooks and the vertical last only while you are verified.</p>
   </details>
   <form method="post" action="/console/stores/verify">${csrfField(csrf)}<input type="hidden" name="host" value="${c.host}">
     <button class="button${c.verifiedAt ? ' button-quiet' : ' button-primary'}" type="submit">${c.verifiedAt ? 'Check again' : 'Verify now'}</button>

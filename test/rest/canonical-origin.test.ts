@@ -1,4 +1,4 @@
-// One public entry per store, moved only by the store's own root (docs/decisions.md "The store's own root"). Host
+// One public entry per store, moved only by the store's own root (docs/decisions.md "The store's own root and owner verification"). Host
 // names resolve through an injected table to loopback fixtures, so shop.test, shop.test. and www.shop.test can
 // answer differently, as a parked www. or a misconfigured trailing-dot virtual host does.
 import '../support/loopback-guard.js';
