@@ -45,7 +45,7 @@ export async function createAccountKey(
   name: string,
   now = new Date(),
 ): Promise<{ key: string; record: ApiKeyRecord }> {
-  return oneAtATime(store, `key-create:${account.id}`, now, 'Another key is being created for this account right now. Try again in a moment.', async () => {
+  return oneCreationAtATime(store, account.id, now, async () => {
     const active = (await store.accounts.listAccountKeys(account.id)).filter((k) => !k.revokedAt).length;
     if (active >= MAX_ACTIVE_KEYS) {
       throw new AppError('INVALID_PARAMS', `An account can hold at most ${MAX_ACTIVE_KEYS} active keys. Revoke one you no longer use, then create the new one.`);
@@ -60,19 +60,20 @@ const LOCK_WINDOW_MS = 60_000;
 const lockPeriod = (windowStart: number): string => periodOf(windowStart + LOCK_WINDOW_MS);
 
 /**
- * Runs one creation under `name` at a time, across instances, so that two creations sent at once cannot both
- * pass a count (an account's active keys, its claims): the holder is a shared usage counter of the current
- * minute, released at the end. A second creation meanwhile is refused (nothing made), as is one in the first
- * minute after a holder that never released (a crashed process): its lock lapses with its minute. The minute
- * before is checked too, so a creation started just before a minute turns still holds the one after.
+ * Runs one key creation of an account at a time, across instances, so that two creations sent at once cannot
+ * both pass the count of active keys: the holder is a shared usage counter of the current minute, released at the
+ * end. A second creation meanwhile is refused (nothing made), as is one in the first minute after a holder that
+ * never released (a crashed process): its lock lapses with its minute. The minute before is checked too, so a
+ * creation started just before a minute turns still holds the one after.
  */
-export async function oneAtATime<T>(store: StoreRepo, name: string, now: Date, busy: string, run: () => Promise<T>): Promise<T> {
+async function oneCreationAtATime<T>(store: StoreRepo, accountId: string, now: Date, run: () => Promise<T>): Promise<T> {
+  const name = `key-create:${accountId}`;
   const windowStart = Math.floor(now.getTime() / LOCK_WINDOW_MS) * LOCK_WINDOW_MS;
   const period = lockPeriod(windowStart);
   const holders = await store.incrementUsage(name, period);
   try {
     if (holders > 1 || (await store.getUsage(name, lockPeriod(windowStart - LOCK_WINDOW_MS))) > 0) {
-      throw new AppError('INVALID_PARAMS', busy);
+      throw new AppError('INVALID_PARAMS', 'Another key is being created for this account right now. Try again in a moment.');
     }
     return await run();
   } finally {

@@ -13,7 +13,6 @@ import { normaliseScanUrl } from '../scan/url.js';
 import type { HttpResponse } from '../scan/artifacts.js';
 import type { OwnershipClaim, VerificationMethod } from '../store/monitoring-repo.js';
 import { periodOf, type StoreRepo } from '../store/repo.js';
-import { oneAtATime } from '../accounts/console-keys.js';
 import { AppError } from '../lib/errors.js';
 
 export const META_NAME = 'store-readiness-verification';
@@ -33,15 +32,15 @@ export interface OwnershipDeps {
 
 /**
  * Claims the store at `url` for the account (or returns the claim it has): the token to publish. An account holds
- * at most MAX_CLAIMS_PER_ACCOUNT claims; claims are made one at a time per account so the cap holds under presses
- * sent together.
+ * at most MAX_CLAIMS_PER_ACCOUNT claims; an instance makes an account's claims one after another, so presses sent
+ * together cannot pass the cap (instances sharing a MongoDB store could each add one past it at the same instant).
  */
 export async function claimHost(deps: OwnershipDeps, accountId: string, url: string): Promise<OwnershipClaim> {
   const target = normaliseScanUrl(typeof url === 'string' ? url : '', { allowPrivate: deps.config.SCAN_ALLOW_PRIVATE });
   const host = hostIdentity(target);
   const now = (deps.now ?? (() => new Date()))();
   const { monitoring } = deps.store;
-  return oneAtATime(deps.store, `claim-create:${accountId}`, now, 'Another store is being claimed for this account right now. Try again in a moment.', async () => {
+  return inTurn(accountId, async () => {
     const held = await monitoring.getClaim(accountId, host);
     if (held) return held;
     if ((await monitoring.listClaims(accountId)).length >= MAX_CLAIMS_PER_ACCOUNT) {
@@ -150,4 +149,17 @@ function wellKnownRefusal(claim: OwnershipClaim, res: HttpResponse): string | nu
   // A soft-404 page or a page that quotes the token is HTML; the file is plain text.
   if (res.contentType !== 'text/plain') return `${WELL_KNOWN_PATH} answered ${res.contentType || 'no content type'}, not text/plain`;
   return null;
+}
+
+/** Each account's claims in this process, made one after another (the count and the insert are two steps). */
+const claiming = new Map<string, Promise<unknown>>();
+
+async function inTurn<T>(accountId: string, run: () => Promise<T>): Promise<T> {
+  const mine = (claiming.get(accountId) ?? Promise.resolve()).catch(() => undefined).then(run);
+  claiming.set(accountId, mine);
+  try {
+    return await mine;
+  } finally {
+    if (claiming.get(accountId) === mine) claiming.delete(accountId);
+  }
 }
