@@ -124,7 +124,9 @@ async function findToken(
   const fileSaw = !file.ok
     ? `${WELL_KNOWN_PATH} could not be read (${file.detail})`
     : (fileRefusal ?? `${WELL_KNOWN_PATH} does not hold the token on a line of its own`);
-  const answered = home.res !== undefined || file.res !== undefined; // the site spoke, without the token
+  // The site spoke without the token: a page at its root, or a file that is there or is not (404/410). An error
+  // page, a timeout or a refused connection is an outage, not a withdrawal.
+  const answered = home.ok || file.ok || (!file.ok && file.reason === 'missing');
   return { message: `The verification token was not found: ${homeSaw}, and ${fileSaw}.`, answered };
 }
 

@@ -107,14 +107,13 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
   // vertical (a scan naming another one is ranked in that vertical's window without rewriting the store's).
   const scanned = new URL(audit.url);
   const previous = await store.latestByHost(audit.host);
-  const { publicEntry, note } = isPublicEntry(scanned)
-    ? entryVerdict({
-        scanned,
-        landed: homeUrl ? new URL(homeUrl) : null,
-        entryUrl: await entryUrlOf(store, previous),
-        ownerOrigins: (await store.monitoring.verifiedClaims(audit.host)).map((c) => c.origin),
-      })
-    : entryVerdict({ scanned, landed: null, entryUrl: null, ownerOrigins: [] });
+  const root = isPublicEntry(scanned); // only a root scan needs the store's entry and owners to be judged
+  const { publicEntry, note } = entryVerdict({
+    scanned,
+    landed: homeUrl ? new URL(homeUrl) : null,
+    entryUrl: root ? await entryUrlOf(store, previous) : null,
+    ownerOrigins: root ? (await store.monitoring.verifiedClaims(audit.host)).map((c) => c.origin) : [],
+  });
   // A listed store keeps its vertical, even none: only its verified owner or the operator sets it.
   const keptVertical = previous ? previous.vertical : (vertical ?? null);
   const id = await store.allocateScanId();

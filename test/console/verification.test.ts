@@ -64,7 +64,7 @@ test('token removed, then "Check again": not verified, vertical refused, no webh
   assert.doesNotMatch(report.text, /Owner verified/);
 });
 
-test('"Check again" on a site that cannot be read keeps the verification (an outage is not a withdrawal)', async (t) => {
+test('"Check again" on a site that answers 503 or cannot be reached keeps the verification (an outage is not a withdrawal)', async (t) => {
   const inbox = await startInbox(t);
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
   const client = new ConsoleClient(app.url);
@@ -76,6 +76,13 @@ test('"Check again" on a site that cannot be read keeps the verification (an out
   const claimed = await client.post('/console/stores', { csrf, url: shop.url });
   shop.setRoute('/', verifiedHome(/data-testid="verification-token">([^<]+)</.exec(claimed.text)![1]));
   assert.match((await client.post('/console/stores/verify', { csrf, host })).text, /Owner verified since/);
+  // An error page everywhere (a store down for maintenance) is an outage, not a withdrawal.
+  shop.setRoute('*', { status: 503, body: '<!doctype html><title>Down for maintenance</title>' });
+  shop.setRoute('/', { status: 503, body: '<!doctype html><title>Down for maintenance</title>' });
+  const down = await client.post('/console/stores/verify', { csrf, host });
+  assert.equal(down.status, 422);
+  assert.doesNotMatch(down.text, /no longer verified/);
+  assert.ok((await app.store.monitoring.getClaim(account.id, host))?.verifiedAt, 'still verified after a 503');
   await shop.close(); // nothing answers on that port any more
   const again = await client.post('/console/stores/verify', { csrf, host });
   assert.equal(again.status, 422);
