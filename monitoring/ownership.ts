@@ -124,9 +124,10 @@ async function findToken(
   const fileSaw = !file.ok
     ? `${WELL_KNOWN_PATH} could not be read (${file.detail})`
     : (fileRefusal ?? `${WELL_KNOWN_PATH} does not hold the token on a line of its own`);
-  // The site spoke without the token: a page at its root, or a file that is there or is not (404/410). An error
-  // page, a timeout or a refused connection is an outage, not a withdrawal.
-  const answered = home.ok || file.ok || (!file.ok && file.reason === 'missing');
+  // The site spoke without the token only when both places answered for sure: a page, or 404/410. An error page,
+  // a timeout or a refused connection at either is an outage, not a withdrawal.
+  const sure = (r: typeof home) => r.ok || r.reason === 'missing';
+  const answered = sure(home) && sure(file);
   return { message: `The verification token was not found: ${homeSaw}, and ${fileSaw}.`, answered };
 }
 
