@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../lib/config.js';
-import type { Delivery, DeliveryNext, Leased, Monitor, NewDelivery, ScanEventRow, WebhookEndpoint } from '../store/monitoring-repo.js';
+import type { Delivery, DeliveryNext, Leased, Monitor, NewDelivery, OwnershipClaim, ScanEventRow, WebhookEndpoint } from '../store/monitoring-repo.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { LookupFunction } from '../scan/fetch.js';
 import { sendWebhook } from './delivery.js';
@@ -29,6 +29,8 @@ const FAN_OUT_LEASE_MS = 60_000;
 /** Deliveries in flight at once per instance: with two per account at most, no fewer than eight accounts fill them. */
 export const DELIVERY_SLOTS = 16;
 const MONITOR_CONCURRENCY = 2;
+/** Every verified claim is checked again this long after its last check, monitored or not (docs/decisions.md). */
+export const OWNERSHIP_RECHECK_MS = 86_400_000;
 
 export interface WorkerDeps {
   store: StoreRepo;
@@ -87,6 +89,12 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
     }
     const finished = await repo.finishMonitorRun(claim, { nextRunAt: nextRunAfter(m.cadence, started), at: started, outcome, scanId });
     log.info({ monitor: m.id, host: m.host, outcome, scanId, leaseKept: finished }, 'monitor run');
+  }
+
+  // A site that answers without the token ends the claim's verification; one that cannot be read keeps it.
+  async function recheck(claim: OwnershipClaim): Promise<void> {
+    const outcome = await recheckOwnership({ store, config, lookup: deps.lookup, allowIPAddressList: deps.allowIPAddressList }, claim);
+    log.info({ account: claim.accountId, host: claim.host, outcome }, 'ownership re-check');
   }
 
   async function fanOut(claim: Leased<ScanEventRow>): Promise<void> {
@@ -234,6 +242,7 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
     const events = await drain(1, () => repo.claimScanEvent(now(), FAN_OUT_LEASE_MS), fanOut);
     openDeliverySlot();
     const monitors = await monitorsDone;
+    await drain(1, () => repo.claimDueRecheck(now(), new Date(now().getTime() - OWNERSHIP_RECHECK_MS)), recheck);
     // Scans run by monitors just now queued events: send them in the same pass rather than a poll later.
     const moreEvents = monitors > 0 ? await drain(1, () => repo.claimScanEvent(now(), FAN_OUT_LEASE_MS), fanOut) : 0;
     if (moreEvents > 0) openDeliverySlot();

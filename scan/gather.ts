@@ -6,6 +6,7 @@
 import type { Artifacts, CatalogCard, McpProbe, PageFacts, Resource, RobotsInfo } from './artifacts.js';
 import { cleanCandidates, detectPlatform, isForbiddenPath, otherLinksFromHome, productUrlsFromHome, productUrlsFromSitemap } from './discover.js';
 import type { Fetcher, FetchOptions } from './fetch.js';
+import { hostIdentity } from '../lib/hosts.js';
 import { AI_CATALOG_PATH, CATALOG_ACCEPT, MCP_CATALOG_PATH, SERVER_CARD_ACCEPT, readCatalog, type CatalogKind } from './mcp-catalog.js';
 import { findMcpEndpoint, parseJsonLimited, probeMcp } from './mcp-probe.js';
 import { readInline, type BodyReader } from './page-pool.js';
@@ -105,13 +106,15 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
   const [{ home, homeRead, page: homePage }, robots] = await Promise.all([homeReady, robotsReady]);
 
   // An unreachable, refused or timed-out homepage ends the scan (scan/index.ts turns it into an error): send
-  // nothing more and let wave 1 settle.
-  if (homeUnusable(home)) {
+  // nothing more and let wave 1 settle. So does a homepage that redirected to another site: that site is not
+  // the store asked for, so it is neither crawled nor probed (no MCP POST goes there).
+  const offSite = homeLeftSite(inputUrl, home);
+  if (homeUnusable(home) || offSite) {
     const [homeAgent, llms, ucp, card, acp, catalog, aiCatalog] = await Promise.all([homeAgentP, llmsP, ucpP, cardP, acpP, catalogP, aiCatalogP]);
     return assemble({
       inputUrl, home, homePage, homeAgent, robots, llms, ucp, card, acp, catalog,
       mcpDiscovery: { catalog: aiCatalog, catalogJson: jsonOf(aiCatalog), card: null },
-      sitemap: notFetched(at('/sitemap.xml'), 'the homepage could not be fetched'),
+      sitemap: notFetched(at('/sitemap.xml'), offSite ? `the homepage redirected to another site (${offSite})` : 'the homepage could not be fetched'),
       sitemapUrl: null, sitemapDeclared: false, childSitemap: null, sitemapUrls: [], fromSitemap: [], fromHome: [],
       pdps: [], markdown: null, mcp: null, platform: 'other', fetcher, x402,
     }, read);
@@ -183,6 +186,16 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
     childSitemap: sm.child, sitemapUrls: sm.pageUrls, fromSitemap: sm.productUrls, fromHome,
     pdps, markdown, mcp, platform, fetcher, x402,
   }, read);
+}
+
+/**
+ * The host of another site the homepage ended on after redirects, or null when it stayed on the store: a change of
+ * scheme, of the default port or of a leading "www." (and a trailing dot) is the same store.
+ */
+export function homeLeftSite(inputUrl: URL, home: Resource): string | null {
+  const landed = home.res ? safeUrl(home.res.url) : null;
+  if (!landed) return null;
+  return hostIdentity(landed) === hostIdentity(inputUrl) ? null : landed.host;
 }
 
 /**

@@ -108,6 +108,20 @@ export function metaContent(meta: Record<string, string[]>, key: string): string
   return null;
 }
 
+/**
+ * The contents of <meta name="…"> elements that are children of the document's <head>, as the HTML parser builds it:
+ * a tag written in the body (or inside an <svg> there) is not the site's metadata, only text on a page.
+ */
+export function headMeta(html: string, name: string): string[] {
+  const doc = parse(html);
+  const htmlEl = doc.childNodes.find((n): n is Element => n.nodeName === 'html');
+  const head = htmlEl?.childNodes.find((n): n is Element => n.nodeName === 'head');
+  const wanted = name.toLowerCase();
+  return (head?.childNodes ?? [])
+    .filter((n): n is Element => n.nodeName === 'meta' && (attr(n as Element, 'name') ?? '').trim().toLowerCase() === wanted)
+    .map((el) => (attr(el, 'content') ?? '').trim());
+}
+
 /** The document URL, or <base href> resolved against it (the base every relative URL on the page uses). */
 function baseUrl(doc: P5.Document, url: string): string | null {
   const pageUrl = resolveUrl(url, null);

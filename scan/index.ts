@@ -35,6 +35,11 @@ export interface ScanOptions {
 }
 
 export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditResult> {
+  return (await auditStore(rawUrl, opts)).audit;
+}
+
+/** runScan, plus where the homepage ended after redirects (which site answered: lib/public-entry.ts). */
+export async function auditStore(rawUrl: string, opts: ScanOptions): Promise<{ audit: AuditResult; homeUrl: string | null }> {
   throwIfAborted(opts.signal);
   const url = normaliseTarget(rawUrl, opts);
   if (!opts.read) await warmPagePool(); // before the deadline starts: a cold pool is not the store's slowness
@@ -62,7 +67,7 @@ export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditR
     opts.log?.warn({ check: id, err: err instanceof Error ? err.message : String(err) }, 'check threw; scored as fail'),
   );
   const scored = score(results);
-  return {
+  const audit: AuditResult = {
     host: hostIdentity(url),
     url: url.href,
     scanned_at: scannedAt.toISOString(),
@@ -78,6 +83,7 @@ export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditR
     fetched: artifacts.fetchLog.map((e) => ({ url: e.url, status: e.status, ms: Math.max(0, Math.round(e.ms)), outcome: e.outcome })),
     duration_ms: Math.max(0, Math.round(performance.now() - started)),
   };
+  return { audit, homeUrl: artifacts.home.res?.url ?? null };
 }
 
 // The user's URL under the production rules; a test allowlist (allowIPAddressList) admits exactly those

@@ -48,7 +48,7 @@ export function monitorScan(deps: { config: Config; store: StoreRepo; log: Logge
       store: deps.store,
       config: deps.config,
       log: deps.log,
-      caller: { kind: 'pro', keyId: null, accountId, ip: 'monitor' }, // the scan is the account's: its scans page lists it
+      caller: { kind: 'pro', keyId: null, accountId, ip: 'monitor', monitor: true }, // the scan is the account's: its scans page lists it
       baseUrl: deps.config.BASE_URL,
       scanOverrides: deps.scanOverrides,
     };

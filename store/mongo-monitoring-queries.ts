@@ -17,6 +17,7 @@ export interface ClaimDoc {
   createdAt: Date;
   verifiedAt: Date | null;
   method: string | null;
+  checkedAt?: Date | null; // the last check of the token; absent before the first re-check
 }
 
 export interface MonitorDoc {
@@ -165,6 +166,7 @@ export function claimVerify(at: Date, method: string): Document[] {
       $set: {
         verifiedAt: { $ifNull: ['$verifiedAt', { $literal: at }] },
         method: { $ifNull: ['$method', { $literal: method }] },
+        checkedAt: { $literal: at },
       },
     },
   ];
@@ -177,6 +179,17 @@ export function verifiedClaimsOfHost(host: string): Filter<ClaimDoc> {
 }
 
 export const VERIFIED_SORT: SortSpec = { verifiedAt: 1, accountId: 1 };
+
+/** Verified claims whose last check (their verification, before any re-check) is at or before `before`. */
+export function claimsDueRecheck(before: Date): Filter<ClaimDoc> {
+  return {
+    verifiedAt: { $ne: null },
+    $or: [{ checkedAt: { $lte: before } }, { checkedAt: null, verifiedAt: { $lte: before } }],
+  };
+}
+
+// A claim never re-checked sorts first (a missing checkedAt sorts before any date), then the longest unchecked.
+export const RECHECK_SORT: SortSpec = { checkedAt: 1, verifiedAt: 1, accountId: 1, host: 1 };
 
 /** Takes one of the account's monitor slots; misses (and so, upserting, collides) when all `max` are taken. */
 export function monitorSlotFilter(accountId: string, max: number): Filter<MonitorSlotsDoc> {

@@ -188,6 +188,11 @@ export class MongoMonitoring implements MonitoringRepo {
     await this.claims.updateOne(M.claimByAccountHost(accountId, host), M.claimVerify(at, method));
   }
 
+  async claimDueRecheck(now: Date, checkedBefore: Date): Promise<OwnershipClaim | null> {
+    const doc = await this.claims.findOneAndUpdate(M.claimsDueRecheck(checkedBefore), { $set: { checkedAt: now } }, { sort: M.RECHECK_SORT, returnDocument: 'after' });
+    return doc ? toClaim(doc) : null;
+  }
+
   async clearVerified(accountId: string, host: string): Promise<void> {
     await this.claims.updateOne(M.claimByAccountHost(accountId, host), M.CLAIM_UNVERIFY, this.run.opts(undefined));
   }

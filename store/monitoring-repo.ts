@@ -125,6 +125,11 @@ export interface MonitoringRepo {
   clearVerified(accountId: string, host: string): Promise<void>;
   /** Verified claims of a host, earliest first. */
   verifiedClaims(host: string): Promise<OwnershipClaim[]>;
+  /**
+   * The verified claim checked longest ago, if its last check (its verification, before any re-check) is at or
+   * before `checkedBefore`; marked checked at `now` in the same atomic step, so one instance alone takes it.
+   */
+  claimDueRecheck(now: Date, checkedBefore: Date): Promise<OwnershipClaim | null>;
 
   /** Adds a monitor unless the account has `max` already or monitors the host; one atomic step. */
   addMonitor(monitor: Monitor, max: number): Promise<'added' | 'limit' | 'exists'>;

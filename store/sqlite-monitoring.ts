@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS ownership_claims (
   created_at INTEGER NOT NULL,
   verified_at INTEGER,
   method TEXT,
+  checked_at INTEGER,
   PRIMARY KEY (account_id, host)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS ownership_claims_host ON ownership_claims(host, verified_at);
@@ -107,7 +108,7 @@ CREATE INDEX IF NOT EXISTS webhook_attempts_endpoint ON webhook_attempts(endpoin
 const FINISHED_DELIVERY_TTL_MS = 30 * 86_400_000;
 
 interface HistoryRow { id: number; host: string; score: number; grade: string; capped: number; agent_ready: number; created_at: number }
-interface ClaimRow { account_id: string; host: string; origin: string; token: string; created_at: number; verified_at: number | null; method: string | null }
+interface ClaimRow { account_id: string; host: string; origin: string; token: string; created_at: number; verified_at: number | null; method: string | null; checked_at?: number | null }
 interface MonitorRow {
   id: string; account_id: string; host: string; origin: string; cadence: string; next_run_at: number; lease_until: number;
   lease_token: string | null; created_at: number; last_run_at: number | null; last_outcome: string | null; last_scan_id: number | null;
@@ -225,6 +226,9 @@ export class SqliteMonitoring implements MonitoringRepo {
   /** Called by SqliteRepo.init, after its own schema. */
   init(): void {
     this.db.exec(MONITORING_SCHEMA);
+    // Stores made before claims were re-checked on a schedule lack the column of the last check.
+    const claimColumns = this.db.prepare<[], { name: string }>('PRAGMA table_info(ownership_claims)').all();
+    if (!claimColumns.some((c) => c.name === 'checked_at')) this.db.exec('ALTER TABLE ownership_claims ADD COLUMN checked_at INTEGER');
     this.stmts = this.prepareAll();
     this.tx = this.makeTransactions();
   }
@@ -285,9 +289,17 @@ export class SqliteMonitoring implements MonitoringRepo {
       ),
       getClaim: db.prepare<[string, string], ClaimRow>('SELECT * FROM ownership_claims WHERE account_id = ? AND host = ?'),
       listClaims: db.prepare<[string], ClaimRow>('SELECT * FROM ownership_claims WHERE account_id = ? ORDER BY created_at, host'),
-      verify: db.prepare<[number, string, string, string]>(
-        `UPDATE ownership_claims SET verified_at = COALESCE(verified_at, ?), method = COALESCE(method, ?)
-         WHERE account_id = ? AND host = ?`,
+      verify: db.prepare<{ at: number; method: string; account: string; host: string }>(
+        `UPDATE ownership_claims SET verified_at = COALESCE(verified_at, @at), method = COALESCE(method, @method), checked_at = @at
+         WHERE account_id = @account AND host = @host`,
+      ),
+      claimRecheck: db.prepare<{ now: number; before: number }, ClaimRow>(
+        `UPDATE ownership_claims SET checked_at = @now
+         WHERE (account_id, host) = (SELECT account_id, host FROM ownership_claims
+             WHERE verified_at IS NOT NULL AND COALESCE(checked_at, verified_at) <= @before
+             ORDER BY COALESCE(checked_at, verified_at), account_id, host LIMIT 1)
+           AND verified_at IS NOT NULL AND COALESCE(checked_at, verified_at) <= @before
+         RETURNING *`,
       ),
       unverify: db.prepare<[string, string]>('UPDATE ownership_claims SET verified_at = NULL, method = NULL WHERE account_id = ? AND host = ?'),
       verifiedClaims: db.prepare<[string], ClaimRow>(
@@ -430,7 +442,12 @@ export class SqliteMonitoring implements MonitoringRepo {
   }
 
   async markVerified(accountId: string, host: string, at: Date, method: VerificationMethod): Promise<void> {
-    this.q.verify.run(at.getTime(), method, accountId, host);
+    this.q.verify.run({ at: at.getTime(), method, account: accountId, host });
+  }
+
+  async claimDueRecheck(now: Date, checkedBefore: Date): Promise<OwnershipClaim | null> {
+    const row = this.q.claimRecheck.get({ now: now.getTime(), before: checkedBefore.getTime() });
+    return row ? toClaim(row) : null;
   }
 
   async clearVerified(accountId: string, host: string): Promise<void> {

@@ -1,12 +1,12 @@
 // scan_store: audits a store now and records the result in the readiness index (GET /api/v1/scan; docs/architecture.md
 // "A scan"). Story: normalise → scan → rank → save → shape. Nothing is stored unless the scan completed.
-// Calls for one store that arrive while its scan runs share that scan (single-flight): one scan, one stored
-// row, the same answer for each caller.
+// Calls for the same normalised URL that arrive while its scan runs share that scan (single-flight): one scan,
+// one stored row, the same answer for each caller. A scan of another page of the store, or of another spelling of
+// its host, is another flight, so a root scan always gets a root result; a monitor's scan runs its own flight.
 import { z } from 'zod';
-import { runScan } from '../scan/index.js';
+import { auditStore } from '../scan/index.js';
 import { normaliseScanUrl, targetRefusal } from '../scan/url.js';
-import { hostIdentity } from '../lib/hosts.js';
-import { isPublicEntry, notPublicEntryNote } from '../lib/public-entry.js';
+import { entryVerdict, isPublicEntry } from '../lib/public-entry.js';
 import { AppError } from '../lib/errors.js';
 import { StoreUrl, Vertical } from '../schemas/params.js';
 import { ScanResult } from '../schemas/scan-result.js';
@@ -14,7 +14,7 @@ import type { LatestEntry, RankWindow, StoreRepo } from '../store/repo.js';
 import { reportUrl } from './readiness.js';
 import { SingleFlight } from './single-flight.js';
 import { ScanGate, type Reservation } from './scan-gate.js';
-import { defineTool, type ToolContext } from './tool.js';
+import { defineTool, type Caller, type ToolContext } from './tool.js';
 
 /** docs/checks.md §9: the checks an agent needs to quote and buy. */
 const READY_CHECKS = ['product_price', 'product_availability', 'access_live_agents_robots'];
@@ -29,16 +29,16 @@ export const scanStore = defineTool({
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true, destructiveHint: false },
   expose: ['functions'],
   preflight({ url, vertical }, ctx) {
-    const key = flightKey(scanTarget(url, ctx), vertical);
+    const key = flightKey(scanTarget(url, ctx), vertical, ctx.caller);
     // A call that will join a running scan of the same store adds no work and takes no place.
     if (flightsOf(ctx.store).has(key)) return;
     // Otherwise a place among the scans allowed to run or wait, or 503 SCANNER_BUSY before any quota is spent.
-    const place = gateOf(ctx).reserve();
+    const place = scanGateOf(ctx).reserve();
     places.set(ctx, place);
     return place;
   },
   async handler({ url, vertical }, ctx) {
-    const key = flightKey(scanTarget(url, ctx), vertical);
+    const key = flightKey(scanTarget(url, ctx), vertical, ctx.caller);
     const flights = flightsOf(ctx.store);
     const held = places.get(ctx);
     places.delete(ctx);
@@ -46,13 +46,15 @@ export const scanStore = defineTool({
       held?.release(); // joining: the work is the running scan's, the place goes back at once
       return flights.run(key, ctx.signal, () => Promise.reject(new Error('a joined scan never starts work')));
     }
-    const place = held ?? gateOf(ctx).reserve(); // the scan it meant to join has just ended (or no preflight ran)
+    const place = held ?? scanGateOf(ctx).reserve(); // the scan it meant to join has just ended (or no preflight ran)
     return flights.run(key, ctx.signal, (signal) => place.run(() => scanAndSave(url, vertical, { ...ctx, signal }), signal));
   },
 });
 
-// The vertical changes the answer (kept vertical, neighbours), so it is part of what is shared.
-const flightKey = (target: URL, vertical: string | undefined): string => `${hostIdentity(target)} ${vertical ?? ''}`;
+// The URL exactly as normalised (scheme, host spelling, path, query) and the vertical (it changes the neighbours)
+// name what is shared; a monitor's scan is keyed by its account, so it never waits on a stranger's scan.
+const flightKey = (target: URL, vertical: string | undefined, caller: Caller): string =>
+  [caller.monitor ? `monitor:${caller.accountId ?? ''}` : 'public', target.href, vertical ?? ''].join(' ');
 
 /** The place each call took in preflight, for its handler. */
 const places = new WeakMap<ToolContext, Reservation>();
@@ -60,7 +62,8 @@ const places = new WeakMap<ToolContext, Reservation>();
 /** One scan bound per store, like the flights below (one per app; tests run several apps in one process). */
 const gates = new WeakMap<StoreRepo, ScanGate>();
 
-function gateOf({ store, config }: Pick<ToolContext, 'store' | 'config'>): ScanGate {
+/** The instance's scan bound: scans take their places here, and so do the ownership checks that fetch a store. */
+export function scanGateOf({ store, config }: Pick<ToolContext, 'store' | 'config'>): ScanGate {
   let gate = gates.get(store);
   if (!gate) gates.set(store, (gate = new ScanGate(config.SCAN_CONCURRENCY, config.SCAN_QUEUE)));
   return gate;
@@ -90,7 +93,7 @@ function scanTarget(url: string, { config, scanOverrides }: Pick<ToolContext, 'c
 
 async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undefined, ctx: ToolContext): Promise<ScanResult> {
   const { config, store } = ctx;
-  const audit = await runScan(url, {
+  const { audit, homeUrl } = await auditStore(url, {
     allowPrivate: config.SCAN_ALLOW_PRIVATE,
     maxRequests: config.SCAN_MAX_REQUESTS,
     timeoutMs: config.SCAN_TIMEOUT_MS,
@@ -100,13 +103,19 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     ...(ctx.scanOverrides as object | undefined),
   });
 
-  // Only a scan of the entry point is the store's public score; a listed store keeps its own vertical (a scan
-  // naming another one is ranked in that vertical's window without rewriting the store's).
+  // Only a scan of the store's own root is its public score (lib/public-entry.ts); a listed store keeps its own
+  // vertical (a scan naming another one is ranked in that vertical's window without rewriting the store's).
   const scanned = new URL(audit.url);
-  const ownerEntryPath = null; // an entry path set by the store's verified owner, once owners can set one
-  const publicEntry = isPublicEntry(scanned, ownerEntryPath);
   const previous = await store.latestByHost(audit.host);
-  const keptVertical = previous?.vertical ?? vertical ?? null;
+  const root = isPublicEntry(scanned); // only a root scan needs the store's entry and owners to be judged
+  const { publicEntry, note } = entryVerdict({
+    scanned,
+    landed: homeUrl ? new URL(homeUrl) : null,
+    entryUrl: root ? await entryUrlOf(store, previous) : null,
+    ownerOrigins: root ? (await store.monitoring.verifiedClaims(audit.host)).map((c) => c.origin) : [],
+  });
+  // A listed store keeps its vertical, even none: only its verified owner or the operator sets it.
+  const keptVertical = previous ? previous.vertical : (vertical ?? null);
   const id = await store.allocateScanId();
   const window = await store.rankWindow(audit.host, {
     vertical: vertical ?? null,
@@ -119,7 +128,7 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     neighbors: neighborsOf(window, audit.host),
     ...audit,
     public_entry: publicEntry,
-    public_entry_note: publicEntry ? null : notPublicEntryNote(scanned, ownerEntryPath),
+    public_entry_note: note,
   };
   const passing = new Set(result.pillars.flatMap((p) => p.checks.filter((c) => c.status === 'pass').map((c) => c.id)));
   await store.saveScan({
@@ -138,6 +147,13 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     events: publicEntry, // webhook events of the hosts' verified owners follow the public score only
   });
   return result;
+}
+
+/** The URL asked by the scan that is the store's public entry now, if it is listed. */
+async function entryUrlOf(store: StoreRepo, entry: LatestEntry | null): Promise<URL | null> {
+  const scan = entry ? await store.getScan(entry.scanId) : null;
+  const url = (scan?.report as { url?: unknown } | undefined)?.url;
+  return typeof url === 'string' && URL.canParse(url) ? new URL(url) : null;
 }
 
 function neighborsOf(window: RankWindow | null, host: string): ScanResult['neighbors'] {

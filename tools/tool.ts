@@ -21,6 +21,8 @@ export interface Caller {
   ip: string;
   /** The console account behind a Pro caller (its key's, or its signed-in session's), if any. */
   accountId?: string | null;
+  /** A scheduled scan of the account's monitor: it never shares a running scan started by someone else. */
+  monitor?: boolean;
 }
 
 export interface ToolContext {

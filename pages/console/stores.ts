@@ -6,7 +6,8 @@ import type { LatestEntry, StoreRepo } from '../../store/repo.js';
 import { VERTICALS } from '../../schemas/params.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
-import { claimHost, META_NAME, verifyHost, WELL_KNOWN_PATH } from '../../monitoring/ownership.js';
+import { claimHost, META_NAME, takeVerifyCheck, verifyHost, VERIFY_CHECKS_PER_HOUR, WELL_KNOWN_PATH } from '../../monitoring/ownership.js';
+import { scanGateOf } from '../../tools/scan-store.js';
 import type { OwnershipClaim } from '../../store/monitoring-repo.js';
 import { formatDate, html, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
@@ -38,7 +39,7 @@ function claimCard(c: OwnershipClaim, listed: LatestEntry | undefined, csrf: str
   <details${c.verifiedAt ? '' : html` open`}><summary>How to verify</summary>
     <p>Either add this tag to the <code>&lt;head&gt;</code> of your homepage:</p>
     <pre class="snippet"><code>&lt;meta name="${META_NAME}" content="${c.token}"&gt;</code></pre>
-    <p>or serve <code>${c.origin}${WELL_KNOWN_PATH}</code> with the token on a line of its own. Keep it there: monitoring runs only while you are verified.</p>
+    <p>or serve <code>${c.origin}${WELL_KNOWN_PATH}</code> as <code>text/plain</code> with the token on a line of its own. Keep it there: we check again every day, and monitoring, webhooks and the vertical last only while you are verified.</p>
   </details>
   <form method="post" action="/console/stores/verify">${csrfField(csrf)}<input type="hidden" name="host" value="${c.host}">
     <button class="button${c.verifiedAt ? ' button-quiet' : ' button-primary'}" type="submit">${c.verifiedAt ? 'Check again' : 'Verify now'}</button>
@@ -88,7 +89,22 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
     const host = String(formFields(req).host ?? '');
     const claim = host ? await store.monitoring.getClaim(who.account.id, host) : null;
     if (!claim) return sendConsolePage(res, await renderStores(store, who, { error: 'This account has not claimed that store.' }), { status: 404 });
-    const result = await verifyHost({ store, config }, who.account.id, claim.host);
+    // A check fetches the store as a scan does: it takes a place within the scan bound, and the account's hourly
+    // checks; a refusal (busy scanner, checks used up) fetches nothing and spends nothing.
+    let place;
+    try {
+      place = scanGateOf({ store, config }).reserve();
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return sendConsolePage(res, await renderStores(store, who, { error: err.message }), { status: 503, headers: err.headers });
+    }
+    const allowed = await takeVerifyCheck(store, who.account.id);
+    if (!allowed.ok) {
+      place.release();
+      const error = `This account has used its ${VERIFY_CHECKS_PER_HOUR} verification checks of this hour. Try again in ${Math.ceil(allowed.retryAfterSeconds / 60)} minutes.`;
+      return sendConsolePage(res, await renderStores(store, who, { error }), { status: 429, headers: { 'Retry-After': String(allowed.retryAfterSeconds) } });
+    }
+    const result = await place.run(() => verifyHost({ store, config }, who.account.id, claim.host));
     if (!result.verified) return sendConsolePage(res, await renderStores(store, who, { error: result.message }), { status: 422 });
     sendConsolePage(res, await renderStores(store, who, { ok: `${claim.host} is verified.` }));
   });

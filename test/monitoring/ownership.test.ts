@@ -57,7 +57,7 @@ test('an absent or wrong token is refused with a clear message and nothing is ma
   const claim = await claimHost(deps, 'acct_1', store.url);
   const wrong = await verifyHost(deps, 'acct_1', claim.host);
   assert.equal(wrong.verified, false);
-  assert.match(!wrong.verified ? wrong.message : '', /token was not found: the homepage has no matching store-readiness-verification meta tag, and \/\.well-known\/store-readiness\.txt could not be read \(HTTP 404\)/);
+  assert.match(!wrong.verified ? wrong.message : '', /token was not found: the homepage has no matching store-readiness-verification meta tag in its <head>, and \/\.well-known\/store-readiness\.txt could not be read \(HTTP 404\)/);
   store.setRoute('/', { body: page('') });
   store.setRoute('/.well-known/store-readiness.txt', { headers: { 'content-type': 'text/plain' }, body: `prefix-${claim.token}\n` });
   assert.equal((await verifyHost(deps, 'acct_1', claim.host)).verified, false, 'the token must be a line of its own');
@@ -83,4 +83,72 @@ test("the check follows the scanner's rules: a homepage redirecting to a private
   const result = await verifyHost({ ...deps, allowIPAddressList: ['127.0.0.1'] }, 'acct_1', claim.host);
   assert.equal(result.verified, false);
   assert.match(!result.verified ? result.message : '', /homepage could not be read \(redirect to http:\/\/10\.0\.0\.1\/ refused/);
+});
+
+// Resolves every name to loopback, so one fixture store can play shop.test, www.shop.test and other hosts.
+const loopback = (_h: string, _o: unknown, cb: (e: null, a: { address: string; family: number }[]) => void) => cb(null, [{ address: '127.0.0.1', family: 4 }]);
+
+test('a soft-404 page quoting the token is not the well-known file: only a 2xx text/plain answer at the path counts', async (t) => {
+  const deps = await setup(t);
+  const store = await startFixtureStore({ '/': { body: page('') } });
+  t.after(() => store.close());
+  const claim = await claimHost(deps, 'acct_1', store.url);
+  // A shop's "page not found" that lists recent reviews, one of which holds the token on a line of its own.
+  store.setRoute('/.well-known/store-readiness.txt', { status: 200, body: `<!doctype html><title>Not found</title><p>Sorry, nothing here.</p><pre>Great shoes!\n${claim.token}\n</pre>` });
+  const soft404 = await verifyHost(deps, 'acct_1', claim.host);
+  assert.equal(soft404.verified, false);
+  assert.match(!soft404.verified ? soft404.message : '', /answered text\/html, not text\/plain/);
+  // The same text served from another path the file redirects to is not the file either.
+  store.setRoute('/.well-known/store-readiness.txt', { status: 302, headers: { location: '/pages/help' } });
+  store.setRoute('/pages/help', { headers: { 'content-type': 'text/plain' }, body: `${claim.token}\n` });
+  const moved = await verifyHost(deps, 'acct_1', claim.host);
+  assert.match(!moved.verified ? moved.message : '', /redirected to \/pages\/help, not the file itself/);
+  assert.equal((await deps.store.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null);
+  // The real file verifies.
+  store.setRoute('/.well-known/store-readiness.txt', { headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `${claim.token}\n` });
+  assert.equal((await verifyHost(deps, 'acct_1', claim.host)).verified, true);
+});
+
+test("a root redirecting to another site carrying the meta tag does not verify; a redirect to www. of the same host does", async (t) => {
+  const deps = await setup(t);
+  const other = await startFixtureStore({});
+  const shop = await startFixtureStore({});
+  t.after(() => Promise.all([other.close(), shop.close()]));
+  const claim = await claimHost(deps, 'acct_1', shop.url);
+  other.setRoute('/', { body: page(`<meta name="store-readiness-verification" content="${claim.token}">`) });
+  other.setRoute('/.well-known/store-readiness.txt', { headers: { 'content-type': 'text/plain' }, body: `${claim.token}\n` });
+  shop.setRoute('/', { status: 302, headers: { location: other.url } });
+  shop.setRoute('/.well-known/store-readiness.txt', { status: 302, headers: { location: `${other.origin}/.well-known/store-readiness.txt` } });
+  const result = await verifyHost(deps, 'acct_1', claim.host);
+  assert.equal(result.verified, false);
+  assert.match(!result.verified ? result.message : '', /homepage redirected to another site \(127\.0\.0\.1:\d+\).*store-readiness\.txt redirected to another site/);
+  assert.equal((await deps.store.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null);
+
+  // shop.test redirects to www.shop.test (the same host with www.), which carries the tag: verified.
+  const named = await claimHost(deps, 'acct_1', `http://shop.test:${shop.port}/`);
+  shop.setRoute('/', (req, res) => {
+    if (req.headers.host?.startsWith('www.')) {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(page(`<meta name="store-readiness-verification" content="${named.token}">`));
+    } else {
+      res.writeHead(301, { location: `http://www.shop.test:${shop.port}/` });
+      res.end();
+    }
+  });
+  const www = await verifyHost({ ...deps, lookup: loopback }, 'acct_1', named.host);
+  assert.equal(www.verified && www.method, 'meta');
+});
+
+test('a meta tag in the body (here inside an <svg>) is page text, not the site\'s metadata, and does not verify', async (t) => {
+  const deps = await setup(t);
+  const store = await startFixtureStore({});
+  t.after(() => store.close());
+  const claim = await claimHost(deps, 'acct_1', store.url);
+  const tag = `<meta name="store-readiness-verification" content="${claim.token}">`;
+  store.setRoute('/', { body: `<!doctype html><html><head><title>Shop</title></head><body><h1>Reviews</h1><svg>${tag}</svg><div>${tag}</div></body></html>` });
+  const inBody = await verifyHost(deps, 'acct_1', claim.host);
+  assert.equal(inBody.verified, false);
+  assert.match(!inBody.verified ? inBody.message : '', /homepage has no matching store-readiness-verification meta tag in its <head>/);
+  store.setRoute('/', { body: page(tag) });
+  assert.equal((await verifyHost(deps, 'acct_1', claim.host)).verified, true);
 });

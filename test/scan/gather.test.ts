@@ -250,7 +250,7 @@ test('a 50,000-URL sitemap and a tight budget: the fixture sees at most SCAN_MAX
   for (const p of ['/', '/robots.txt', '/.well-known/ucp']) assert.ok(store.hits(p) >= 1, p);
 });
 
-test('a homepage redirecting to another host: candidates and sitemap entries on that host count', async () => {
+test('a homepage redirecting to another host: that site is not the store, so none of its pages are crawled or scored', async () => {
   const store = await startFixtureStore({});
   stores.push(store);
   const other = `http://shop.test:${store.port}`;
@@ -262,8 +262,12 @@ test('a homepage redirecting to another host: candidates and sitemap entries on 
     setImmediate(() => cb(null, [{ address: '127.0.0.1', family: 4 }]));
   const fetcher = createFetcher({ allowPrivate: true, maxRequests: 20, deadlineMs: 10_000, baseUrl: BASE, lookup });
   const a = await gather(new URL(store.url), fetcher, { baseUrl: BASE });
-  assert.deepEqual(a.productUrlsFromSitemap, [`${other}/products/${CATALOGUE[1].slug}`]);
-  assert.deepEqual(a.pdps.map((p) => [p.foundVia, p.product?.name?.value]), [['home', CATALOGUE[0].name], ['sitemap', CATALOGUE[1].name]]);
+  assert.deepEqual(a.productUrlsFromSitemap, []);
+  assert.deepEqual(a.pdps, []);
+  assert.equal(a.mcp, null);
+  assert.ok(!a.sitemap.ok && /redirected to another site \(shop\.test:\d+\)/.test(a.sitemap.detail), JSON.stringify(a.sitemap).slice(0, 200));
+  for (const p of CATALOGUE) assert.equal(store.hits(`/products/${p.slug}`), 0, p.slug);
+  assert.equal(store.hits('/sitemap.xml'), 0);
 });
 
 test('R6b: /.well-known/mcp.json is read when the server card is missing, and its endpoint is probed', async () => {

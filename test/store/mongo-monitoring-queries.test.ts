@@ -90,6 +90,22 @@ describe('mongo monitoring queries (mingo)', () => {
     assert.equal(find(slots, M.monitorSlotFilter('other', 10)).length, 0, 'a new account: the upsert inserts');
   });
 
+  it('re-checks: verified claims whose last check (or verification) is old enough, never-checked first, each taken once', () => {
+    const base = { host: 'h', origin: 'https://h', token: 'tok', createdAt: t(0), method: 'meta' };
+    const docs: Docs = [
+      { ...base, _id: 'a', accountId: 'a', verifiedAt: t(5) },
+      { ...base, _id: 'b', accountId: 'b', verifiedAt: t(1), checkedAt: t(8) },
+      { ...base, _id: 'c', accountId: 'c', verifiedAt: null },
+      { ...base, _id: 'd', accountId: 'd', verifiedAt: t(2), checkedAt: t(50) },
+    ];
+    const take = (now: Date, before: Date) => findOneAndUpdate(docs, M.claimsDueRecheck(before), { $set: { checkedAt: now } }, M.RECHECK_SORT)?._id ?? null;
+    assert.equal(take(t(100), t(4)), null);
+    assert.deepEqual([take(t(100), t(10)), take(t(100), t(10)), take(t(100), t(10))], ['a', 'b', null]);
+    assert.equal(take(t(200), t(60)), 'd');
+    updateOne(docs, { _id: 'c' }, M.claimVerify(t(300), 'file') as never);
+    assert.equal((docs.find((d) => d._id === 'c')!.checkedAt as Date).getTime(), t(300).getTime(), 'a verification is a check');
+  });
+
   it('claims the most overdue free monitor; a held lease blocks; an expired one is free; finishing needs the token', () => {
     const base = { accountId: 'a', origin: 'https://h', cadence: 'daily', createdAt: t(0), lastRunAt: null, lastOutcome: null, lastScanId: 3, leaseToken: null };
     const docs: Docs = [

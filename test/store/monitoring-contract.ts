@@ -151,6 +151,23 @@ export function runMonitoringContract(
       assert.equal(await m.getClaim('acct_c', 'shop.example'), null);
     }));
 
+    it('hands out verified claims due a re-check, longest unchecked first, each once per period; a fresh verification counts as a check', withRepo(async (repo) => {
+      const m = repo.monitoring;
+      const claim = (accountId: string) => ({ accountId, host: 'shop.example', origin: 'https://shop.example', token: `tok-${accountId}`, createdAt: at(0), verifiedAt: null, method: null });
+      for (const id of ['acct_a', 'acct_b', 'acct_c']) await m.putClaim(claim(id));
+      await m.markVerified('acct_b', 'shop.example', at(7), 'meta');
+      await m.markVerified('acct_a', 'shop.example', at(5), 'file');
+      const due = async (now: number, before: number) => (await m.claimDueRecheck(at(now), at(before)))?.accountId ?? null;
+      assert.equal(await due(100, 4), null, 'nothing verified that long ago');
+      assert.deepEqual([await due(100, 10), await due(100, 10), await due(100, 10)], ['acct_a', 'acct_b', null], 'the unverified claim is never due');
+      assert.equal(await due(200, 100), 'acct_a', 'due again a period after its check');
+      await m.markVerified('acct_b', 'shop.example', at(150), 'meta');
+      assert.equal(await due(300, 120), null, 'the verification at 150 was a check');
+      await m.clearVerified('acct_a', 'shop.example');
+      assert.deepEqual([await due(400, 300), await due(400, 300)], ['acct_b', null], 'a withdrawn claim is not re-checked');
+      assert.equal((await m.getClaim('acct_b', 'shop.example'))?.verifiedAt?.toISOString(), at(7).toISOString(), 'a re-check keeps the first date');
+    }));
+
     it('adds monitors up to the cap, once per host, and removes them', withRepo(async (repo) => {
       const m = repo.monitoring;
       assert.equal(await m.addMonitor(monitor('acct', 'a.example', 0), 2), 'added');

@@ -64,7 +64,7 @@ test('neighbors: up to 2 above, self, up to 2 below, in rank order — top, midd
   assert.deepEqual(middle.neighbors.map((n) => n.rank), [5, 6, 7, 8, 9]);
 
   const pets = (await scan(app, `${urlOf(shop)}&vertical=pets`)).body as ScanResult;
-  assert.equal(pets.vertical, 'pets');
+  assert.equal(pets.vertical, null, 'ranked among pets, but a listed store keeps its own vertical (none here)');
   assert.deepEqual(
     pets.neighbors.map((n) => n.host),
     ['above3.test', 'above1.test', pets.host, 'below1.test', 'below3.test'],
