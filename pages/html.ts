@@ -115,14 +115,19 @@ function bold(text: string): string {
 // Headers
 
 /** docs/security.md "Output safety": the exact policy of /r/{id}; pages with a form allow posting to ourselves only. */
+// connect-src 'self' lets a page (and audit tools run on it) read this origin's own documents, such as robots.txt.
 export const PAGE_CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 export const FORM_PAGE_CSP = PAGE_CSP.replace("form-action 'none'", "form-action 'self'");
+/** A page that loads one of our own scripts (never inline): the home page's scan progress. */
+export const SCRIPT_PAGE_CSP = FORM_PAGE_CSP.replace("default-src 'none';", "default-src 'none'; script-src 'self';");
 
 export interface SendOptions {
   status?: number;
   /** The page holds a form that posts to this origin (home page). */
   form?: boolean;
+  /** The page loads a script from this origin (implies a form). */
+  script?: boolean;
   cacheControl?: string;
   headers?: Record<string, string>;
 }
@@ -130,7 +135,7 @@ export interface SendOptions {
 export function sendPage(res: Response, page: SafeHtml, opts: SendOptions = {}): void {
   res.status(opts.status ?? 200);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Content-Security-Policy', opts.form ? FORM_PAGE_CSP : PAGE_CSP);
+  res.setHeader('Content-Security-Policy', opts.script ? SCRIPT_PAGE_CSP : opts.form ? FORM_PAGE_CSP : PAGE_CSP);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Cache-Control', opts.cacheControl ?? 'no-cache');
@@ -145,6 +150,11 @@ const STYLES = readFileSync(new URL('../public/styles.css', import.meta.url));
 export const STYLES_CSS = STYLES;
 export const STYLES_VERSION = createHash('sha256').update(STYLES).digest('hex').slice(0, 12);
 export const STYLES_PATH = '/assets/styles.css';
+
+/** The home page's script: disables the scan button and counts the seconds while a scan runs. */
+export const SCAN_SCRIPT = readFileSync(new URL('../public/scan.js', import.meta.url));
+export const SCAN_SCRIPT_PATH = '/assets/scan.js';
+export const SCAN_SCRIPT_VERSION = createHash('sha256').update(SCAN_SCRIPT).digest('hex').slice(0, 12);
 
 export const FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#111827"/>' +

@@ -9,7 +9,7 @@ import { verifyRouter } from './verify.js';
 import { homePage, scanFromForm } from './home-page.js';
 import { indexPage } from './index-page.js';
 import { reportPage } from './report-page.js';
-import { FAVICON_SVG, STYLES_CSS, STYLES_PATH, html, messagePage, sendPage } from './html.js';
+import { FAVICON_SVG, SCAN_SCRIPT, SCAN_SCRIPT_PATH, STYLES_CSS, STYLES_PATH, html, messagePage, sendPage } from './html.js';
 import { methodNotAllowed, type RouterDeps } from '../rest/router.js';
 
 const YEAR = 'public, max-age=31536000, immutable';
@@ -24,6 +24,11 @@ export function pagesRouter(deps: RouterDeps): Router {
     res.setHeader('Content-Type', 'text/css; charset=utf-8');
     res.setHeader('Cache-Control', YEAR);
     res.send(STYLES_CSS);
+  });
+  pages.get(SCAN_SCRIPT_PATH, (_req, res) => {
+    res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+    res.setHeader('Cache-Control', YEAR);
+    res.send(SCAN_SCRIPT);
   });
   pages.get('/assets/favicon.svg', (_req, res) => {
     res.setHeader('Content-Type', 'image/svg+xml; charset=utf-8');

@@ -8,7 +8,7 @@ import { startApp } from '../helpers/start-app.js';
 import { fakeReport, saveFakeScan, saveReport } from '../helpers/scans.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
-const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const HOSTILE = {
   title: '</title><script>alert(1)</script>',
