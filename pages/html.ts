@@ -210,6 +210,7 @@ ${og.image ? html`<meta property="og:image" content="${og.image}">
 <link rel="stylesheet" href="${STYLES_PATH}?v=${STYLES_VERSION}">
 </head>
 <body${opts.bodyClass ? html` class="${opts.bodyClass}"` : ''}>
+<a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header">
   <div class="wrap header-inner">
     <a class="brand" href="/"><span class="brand-mark" aria-hidden="true"></span>${PRODUCT_NAME}</a>
@@ -221,7 +222,7 @@ ${og.image ? html`<meta property="og:image" content="${og.image}">
     </nav>
   </div>
 </header>
-<main class="wrap">
+<main class="wrap" id="main" tabindex="-1">
 ${body}
 </main>
 <footer class="site-footer">

@@ -50,7 +50,7 @@ ${notice(n)}
 ${endpoints.length === 0
   ? html`<p class="empty">No endpoints yet.</p>`
   : html`<div class="table-wrap"><table class="ranking console-webhooks">
-<thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col"></th></tr></thead>
+<thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${endpoints.map((e) => html`<tr data-endpoint-id="${e.id}"><td><code>${e.url}</code></td><td>${e.events.join(', ')}</td><td>${state(e)}</td><td><a class="button button-quiet" href="/console/webhooks/${e.id}">Deliveries and settings</a></td></tr>`)}</tbody>
 </table></div>`}
 <h2>Add an endpoint</h2>
@@ -86,7 +86,7 @@ ${notice(n)}
 ${attempts.length === 0
   ? html`<p class="empty">Nothing sent yet. Press "Send test event" to try your receiver.</p>`
   : html`<div class="table-wrap"><table class="ranking console-deliveries">
-<thead><tr><th scope="col">Sent</th><th scope="col">Event</th><th scope="col" class="num">Attempt</th><th scope="col">Status</th><th scope="col" class="num">Duration</th><th scope="col"></th></tr></thead>
+<thead><tr><th scope="col">Sent</th><th scope="col">Event</th><th scope="col" class="num">Attempt</th><th scope="col">Status</th><th scope="col" class="num">Duration</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${attempts.map((a) => html`<tr data-message-id="${a.messageId}">
   <td>${formatTime(a.at)}</td>
   <td><code>${a.eventType}</code></td>
