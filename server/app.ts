@@ -7,6 +7,7 @@ import type { Config } from '../lib/config.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { ToolContext } from '../tools/tool.js';
 import { requestLogger } from '../lib/log.js';
+import { compressText } from '../lib/compress.js';
 import { apiNotFound, errorHandler } from '../lib/http-errors.js';
 import { createGuards, type Guards } from '../rest/limits.js';
 import { apiRouter, methodNotAllowed } from '../rest/router.js';
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('json spaces', 0);
 
   app.use(requestLogger(deps.log));
+  app.use(compressText());
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
