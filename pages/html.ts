@@ -235,6 +235,7 @@ ${body}
       <a href="/llms.txt">llms.txt</a>
       <a href="/auth.md">API keys</a>
       <a href="/.well-known/mcp/server-card.json">Server card</a>
+      <a href="/bot">Our scanner</a>
     </nav>
   </div>
 </footer>

@@ -9,6 +9,7 @@ import { verifyRouter } from './verify.js';
 import { homePage, scanFromForm } from './home-page.js';
 import { indexPage } from './index-page.js';
 import { reportPage } from './report-page.js';
+import { botPage } from './bot-page.js';
 import { FAVICON_SVG, SCAN_SCRIPT, SCAN_SCRIPT_PATH, STYLES_CSS, STYLES_PATH, html, messagePage, sendPage } from './html.js';
 import { methodNotAllowed, type RouterDeps } from '../rest/router.js';
 
@@ -44,6 +45,7 @@ export function pagesRouter(deps: RouterDeps): Router {
   pages.get('/index', index);
   pages.get('/stores', index);
   pages.get('/r/:scan_id', reportPage(deps));
+  pages.get('/bot', botPage(deps.config));
   pages.use(htmlErrors);
 
   router.use(pages);
