@@ -267,6 +267,9 @@ export function verticalLabel(id: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** "1 minute", "5 minutes": a count with its noun in the right number (regular plurals only). */
+export const plural = (n: number, noun: string): string => `${n} ${n === 1 ? noun : `${noun}s`}`;
+
 /** A grade letter we can put in a class name; anything else is shown as "?" in the neutral colour. */
 export const gradeClass = (grade: unknown): string => (GRADES.includes(String(grade)) ? `grade-${grade}` : 'grade-none');
 

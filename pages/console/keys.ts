@@ -40,7 +40,7 @@ ${extra.created
   ? html`<div class="card" id="new-key" role="status">
   <h2>Your new key</h2>
   <p>Copy it now: it is shown only this once. We keep only a hash of it.</p>
-  <p><input class="key-once" id="new-key-value" readonly value="${extra.created.key}" aria-label="New API key"> <button class="button" type="button" data-copy="new-key-value">Copy</button></p>
+  <p><input class="key-once" id="new-key-value" readonly value="${extra.created.key}" aria-label="New API key" autofocus> <button class="button" type="button" data-copy="new-key-value">Copy</button></p>
 </div>`
   : ''}
 ${extra.error ? html`<p class="alert alert-error" role="alert">${extra.error}</p>` : ''}

@@ -8,7 +8,7 @@ import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
 import { claimHost, META_NAME, verifyHost, WELL_KNOWN_PATH } from '../../monitoring/ownership.js';
 import type { OwnershipClaim } from '../../store/monitoring-repo.js';
-import { formatDate, html, type SafeHtml } from '../html.js';
+import { formatDate, html, verticalLabel, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
 import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals, formFields } from './session.js';
 
@@ -20,11 +20,11 @@ interface Notice {
 // Only for a verified owner; the store needs an index entry (a scan of its entry point) to have a vertical.
 function verticalForm(c: OwnershipClaim, listed: LatestEntry | undefined, csrf: string): SafeHtml {
   if (!c.verifiedAt) return html``;
-  if (!listed) return html`<p data-testid="vertical">Not in the public index yet: scan its homepage to list it, then choose its vertical here.</p>`;
+  if (!listed) return html`<p data-testid="vertical">Not in the public index yet: scan its homepage to list it, then choose its category here.</p>`;
   return html`<form method="post" action="/console/stores/vertical" data-testid="vertical">${csrfField(csrf)}<input type="hidden" name="host" value="${c.host}">
-    <label for="vertical-${c.host}">Vertical in the public index</label>
-    <select id="vertical-${c.host}" name="vertical">${VERTICALS.map((v) => html`<option value="${v}"${v === listed.vertical ? html` selected` : ''}>${v}</option>`)}</select>
-    <button class="button button-quiet" type="submit">Set vertical</button>
+    <label for="vertical-${c.host}">Category in the public index</label>
+    <select id="vertical-${c.host}" name="vertical">${VERTICALS.map((v) => html`<option value="${v}"${v === listed.vertical ? html` selected` : ''}>${verticalLabel(v)}</option>`)}</select>
+    <button class="button button-quiet" type="submit">Set category</button>
   </form>`;
 }
 
@@ -51,9 +51,9 @@ async function renderStores(store: StoreRepo, who: ConsoleLocals, notice: Notice
   const claims = await store.monitoring.listClaims(who.account.id);
   const listed = await store.latestByHosts(claims.filter((c) => c.verifiedAt).map((c) => c.host));
   return consolePage('Stores', who, 'stores', html`<h1>Your stores</h1>
-<p>Prove you own a store to monitor it, receive its webhooks and show "owner verified" on its public report.</p>
+<p>Prove you own a store to monitor it, receive its webhooks and show “Owner verified” on its public report.</p>
 ${notice.error ? html`<p class="alert alert-error" role="alert">${notice.error}</p>` : ''}
-${notice.ok ? html`<p class="alert" role="status">${notice.ok}</p>` : ''}
+${notice.ok ? html`<p class="alert alert-ok" role="status">${notice.ok}</p>` : ''}
 ${claims.length === 0 ? html`<p class="empty">No stores yet. Claim one below.</p>` : claims.map((c) => claimCard(c, listed.get(c.host), who.csrf))}
 <h2>Claim a store</h2>
 <form method="post" action="/console/stores">
@@ -100,7 +100,7 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
     const host = String(formFields(req).host ?? '');
     const claim = host ? await store.monitoring.getClaim(who.account.id, host) : null;
     if (!claim) return refuse(404, 'This account has not claimed that store.');
-    if (!claim.verifiedAt) return refuse(403, `Verify that you own ${claim.host} before setting its vertical.`);
+    if (!claim.verifiedAt) return refuse(403, `Verify that you own ${claim.host} before setting its category.`);
     const vertical = String(formFields(req).vertical ?? '');
     let done;
     try {
@@ -110,7 +110,7 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
       return refuse(400, err.message);
     }
     if (!done) return refuse(409, `${claim.host} is not in the public index (never scanned at its homepage, or delisted).`);
-    sendConsolePage(res, await renderStores(store, who, { ok: `${claim.host} is now listed in ${vertical}.` }));
+    sendConsolePage(res, await renderStores(store, who, { ok: `${claim.host} is now listed in ${verticalLabel(vertical)}.` }));
   });
   return router;
 }

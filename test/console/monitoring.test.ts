@@ -86,12 +86,12 @@ test('a verified owner sets the vertical of a listed store; another account, an 
   const scan = await client.get(`/api/v1/scan?url=${encodeURIComponent(shop.url)}&vertical=apparel`);
   assert.equal(scan.status, 200, scan.text.slice(0, 300));
   const listedPage = await client.get('/console/stores');
-  assert.match(listedPage.text, /<option value="apparel" selected>apparel<\/option>/);
+  assert.match(listedPage.text, /<option value="apparel" selected>Apparel<\/option>/);
 
   const set = await client.post('/console/stores/vertical', { csrf, host, vertical: 'beauty' });
   assert.equal(set.status, 200, set.text.slice(0, 300));
-  assert.match(set.text, /is now listed in beauty/);
-  assert.match(set.text, /<option value="beauty" selected>beauty<\/option>/);
+  assert.match(set.text, /is now listed in Beauty/);
+  assert.match(set.text, /<option value="beauty" selected>Beauty<\/option>/);
   assert.equal((await app.store.latestByHost(host))?.vertical, 'beauty');
   assert.equal(await app.store.countStores('beauty'), 1);
   assert.equal(await app.store.countStores('apparel'), 0);
