@@ -229,7 +229,7 @@ export async function renderHomePage(
     <ul class="pillar-summary">
       ${PILLARS.map((p) => html`<li><span>${p.label}</span><span class="muted">${p.max} pts</span></li>`)}
     </ul>
-    <p class="muted small">${CHECKS.length} checks from raw HTTP: robots.txt rules for live agents, bot walls, sitemaps and llms.txt, Product structured data (price, stock, identifiers), return and shipping policies, agent protocols (UCP, ACP, MCP) and a buy path an agent can hand off. Blocking the agents outright caps the score at 35.</p>
+    <p class="muted small">${CHECKS.length} checks from raw HTTP: robots.txt rules for live agents, bot walls, sitemaps and llms.txt, Product structured data (price, stock, identifiers), return and shipping policies, agent protocols (UCP, ACP, MCP) and a buy path an agent can hand off. Blocking the agents outright caps the score at 35. <a href="/checks">Every check explained</a>.</p>
     <h3 class="sub-h">What the grades mean</h3>
     <ul class="grade-legend">
       ${GRADE_BANDS.map(([g, range]) => html`<li>${gradePill(g)}<span class="grade-range">${range}</span><span>${GRADE_MEANING[g]}</span></li>`)}
@@ -276,6 +276,7 @@ export function homePage(deps: RouterDeps): RequestHandler {
     // Signed in, the page names the account: it is then private to that browser.
     const account = await accountOfRequest(deps.store, req);
     sendPage(res, await renderHomePage(deps, form, undefined, account?.email), {
+      form: true,
       script: true,
       headers: negotiatedHeaders(base, '/', 'text/html'),
       ...(account ? { cacheControl: 'private, no-store' } : {}),
@@ -326,6 +327,7 @@ export function scanFromForm(deps: RouterDeps): RequestHandler {
       const plain = plainError(appError ?? new AppError('INTERNAL_ERROR', GENERIC_INTERNAL_MESSAGE), form);
       sendPage(res, await renderHomePage(deps, form, plain), {
         status: plain.status,
+        form: true,
         script: true,
         cacheControl: 'no-store',
         headers: plain.headers,

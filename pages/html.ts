@@ -119,14 +119,14 @@ function bold(text: string): string {
 export const PAGE_CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 export const FORM_PAGE_CSP = PAGE_CSP.replace("form-action 'none'", "form-action 'self'");
-/** A page that loads one of our own scripts (never inline): the home page's scan progress. */
-export const SCRIPT_PAGE_CSP = FORM_PAGE_CSP.replace("default-src 'none';", "default-src 'none'; script-src 'self';");
+/** A page that loads one of our own scripts (never inline): scan progress, copy buttons. */
+const withScript = (csp: string): string => csp.replace("default-src 'none';", "default-src 'none'; script-src 'self';");
 
 export interface SendOptions {
   status?: number;
   /** The page holds a form that posts to this origin (home page). */
   form?: boolean;
-  /** The page loads a script from this origin (implies a form). */
+  /** The page loads a script from this origin. */
   script?: boolean;
   cacheControl?: string;
   headers?: Record<string, string>;
@@ -135,7 +135,8 @@ export interface SendOptions {
 export function sendPage(res: Response, page: SafeHtml, opts: SendOptions = {}): void {
   res.status(opts.status ?? 200);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Content-Security-Policy', opts.script ? SCRIPT_PAGE_CSP : opts.form ? FORM_PAGE_CSP : PAGE_CSP);
+  const csp = opts.form ? FORM_PAGE_CSP : PAGE_CSP;
+  res.setHeader('Content-Security-Policy', opts.script ? withScript(csp) : csp);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Cache-Control', opts.cacheControl ?? 'no-cache');

@@ -27,6 +27,8 @@ import {
 import { mdText, negotiatedHeaders, oneLine, sendMarkdown, wantsMarkdown } from './markdown.js';
 import { changesSection, historySection, loadReportExtras, newerScanNotice, statusSection, type ReportExtras } from './report-history.js';
 import { badgeFor } from './badge.js';
+import { merchantFix } from './fix.js';
+import { CHECKS } from '../scan/registry.js';
 
 type Report = ScanResult;
 type Check = Report['pillars'][number]['checks'][number];
@@ -330,9 +332,12 @@ function cappedBanner(report: Report, info: (typeof CAP_REASONS)[string] | undef
 }
 
 function fixItem(fix: Report['top_fixes'][number]): SafeHtml {
+  const check = CHECKS.find((c) => c.id === fix.check_id);
   return html`<li class="fix" id="${anchor('fix', fix.check_id)}">
     <div class="fix-head"><span class="points-chip">+${num(fix.points)} pts</span><strong class="fix-title">${fix.title}</strong></div>
-    <div class="how">${renderHowTo(String(fix.how ?? ''))}</div>
+    ${check
+      ? merchantFix(check, String(fix.how ?? ''), anchor('fix', fix.check_id), { copy: false })
+      : html`<div class="how">${renderHowTo(String(fix.how ?? ''))}</div>`}
   </li>`;
 }
 
@@ -376,10 +381,12 @@ function checkItem(check: Check): SafeHtml {
       ${label || blocking ? html`<p class="check-label">${label ? html`Check: ${label}` : ''}${blocking ? html` <span class="tag tag-block">blocks agents · caps the score</span>` : ''}</p>` : ''}
       ${evidence}
       ${check.why ? html`<details class="why"><summary>Why agents care</summary><p>${check.why}</p></details>` : ''}`;
+  const known = CHECKS.some((c) => c.id === check.id);
   return html`<li class="check status-${statusKey}" id="${anchor('check', check.id)}">
     <span class="status status-${statusKey}"><span aria-hidden="true">${s.icon}</span> ${s.text}</span>
     <div class="check-body">
       ${body}
+      ${known ? html`<a class="small check-more" href="/checks/${check.id}">About this check</a>` : ''}
     </div>
   </li>`;
 }

@@ -10,6 +10,7 @@ import { homePage, scanFromForm } from './home-page.js';
 import { indexPage } from './index-page.js';
 import { reportPage } from './report-page.js';
 import { botPage } from './bot-page.js';
+import { checkPage, checksCatalogue } from './checks-page.js';
 import { FAVICON_SVG, SCAN_SCRIPT, SCAN_SCRIPT_PATH, STYLES_CSS, STYLES_PATH, html, messagePage, sendPage } from './html.js';
 import { methodNotAllowed, type RouterDeps } from '../rest/router.js';
 
@@ -46,6 +47,8 @@ export function pagesRouter(deps: RouterDeps): Router {
   pages.get('/stores', index);
   pages.get('/r/:scan_id', reportPage(deps));
   pages.get('/bot', botPage(deps.config));
+  pages.get('/checks', checksCatalogue);
+  pages.get('/checks/:id', checkPage);
   pages.use(htmlErrors);
 
   router.use(pages);
