@@ -68,8 +68,13 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
   const router = Router();
   const form = sameSiteForm(config.BASE_URL, { csrf: true });
 
-  router.get('/console/stores', requireAccount, async (_req, res) => {
-    sendConsolePage(res, await renderStores(store, signedIn(res)!));
+  // After a successful "Verify now" the browser comes here by a redirect, so reloading does not post again; the
+  // notice names the host only when it is one of this account's verified stores.
+  router.get('/console/stores', requireAccount, async (req, res) => {
+    const who = signedIn(res)!;
+    const host = typeof req.query.verified === 'string' ? req.query.verified : '';
+    const claim = host ? await store.monitoring.getClaim(who.account.id, host) : null;
+    sendConsolePage(res, await renderStores(store, who, claim?.verifiedAt ? { ok: `${claim.host} is verified.` } : {}));
   });
 
   router.post('/console/stores', requireAccount, form, async (req, res) => {
@@ -90,7 +95,7 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
     if (!claim) return sendConsolePage(res, await renderStores(store, who, { error: 'This account has not claimed that store.' }), { status: 404 });
     const result = await verifyHost({ store, config }, who.account.id, claim.host);
     if (!result.verified) return sendConsolePage(res, await renderStores(store, who, { error: result.message }), { status: 422 });
-    sendConsolePage(res, await renderStores(store, who, { ok: `${claim.host} is verified.` }));
+    res.redirect(303, `/console/stores?verified=${encodeURIComponent(claim.host)}`);
   });
 
   // Only the verified owner of a listed store; every refusal changes nothing stored.
