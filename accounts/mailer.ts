@@ -20,13 +20,18 @@ export interface MailerConfig {
   MAIL_FROM: string;
 }
 
-export function createMailer(config: MailerConfig, log: Logger): Mailer {
+/**
+ * Without SMTP the mail also goes to the terminal as plain lines (`print`, stderr by default), so the sign-in link
+ * can be copied from a line of its own rather than out of a JSON log line.
+ */
+export function createMailer(config: MailerConfig, log: Logger, print: (text: string) => void = (text) => void process.stderr.write(text)): Mailer {
   if (!config.SMTP_URL) {
     log.warn('SMTP_URL is not set: sign-in mails are written to this log instead of being sent');
     return {
       kind: 'log',
       async send(message) {
         log.info({ mail: { from: config.MAIL_FROM, ...message } }, 'mail not sent (SMTP_URL unset): written here');
+        print(`\n--- Mail to ${message.to} (not sent: SMTP_URL is unset): ${message.subject}\n${message.text.trim()}\n---\n\n`);
       },
     };
   }

@@ -9,8 +9,11 @@ import type { StoreRepo } from '../store/repo.js';
 import { isHostName } from '../lib/hosts.js';
 import { indexHost } from '../lib/hosts.js';
 import { methodNotAllowed } from '../rest/router.js';
+import { agentReadyVerified } from '../tools/readiness.js';
 
+/** The label says "agent-ready" only for a store that meets the agent-ready rule; every other badge measures. */
 export const BADGE_LABEL = 'agent-ready';
+export const BADGE_LABEL_SCORE = 'agent readiness';
 
 const GRADE_COLOURS: Record<string, string> = { A: 'brightgreen', B: 'green', C: 'yellow', D: 'orange', E: 'red' };
 
@@ -22,17 +25,21 @@ interface Badge {
 // At most 101 × 5 + 1 distinct badges exist, so every one is rendered once and kept.
 const rendered = new Map<string, Badge>();
 
-/** The badge for a score and grade, or the grey "not scanned" badge when there is no public scan. */
-export function badgeFor(entry: { score: number; grade: string } | null): Badge {
+/**
+ * The badge for a score and grade, or the grey "not scanned" badge when there is no public scan. `agentReady`
+ * is whether the agent-ready rule holds now (agentReadyVerified), which alone earns the "agent-ready" label.
+ */
+export function badgeFor(entry: { score: number; grade: string; agentReady?: boolean } | null): Badge {
   const score = entry && Number.isInteger(entry.score) && entry.score >= 0 && entry.score <= 100 ? entry.score : null;
   const grade = entry && entry.grade in GRADE_COLOURS ? entry.grade : null;
-  const key = score === null || grade === null ? 'none' : `${score}${grade}`;
+  const ready = entry?.agentReady === true;
+  const key = score === null || grade === null ? 'none' : `${score}${grade}${ready ? 'R' : ''}`;
   let badge = rendered.get(key);
   if (!badge) {
     const svg =
       key === 'none'
-        ? makeBadge({ label: BADGE_LABEL, message: 'not scanned', color: 'lightgrey' })
-        : makeBadge({ label: BADGE_LABEL, message: `${score} ${grade}`, color: GRADE_COLOURS[grade as string] });
+        ? makeBadge({ label: BADGE_LABEL_SCORE, message: 'not scanned', color: 'lightgrey' })
+        : makeBadge({ label: ready ? BADGE_LABEL : BADGE_LABEL_SCORE, message: `${score} ${grade}`, color: GRADE_COLOURS[grade as string] });
     badge = { svg, etag: `"${createHash('sha256').update(svg).digest('base64url').slice(0, 27)}"` };
     rendered.set(key, badge);
   }
@@ -66,7 +73,7 @@ export function badgeRouter(deps: { store: StoreRepo }): Router {
       throw new AppError('INVALID_PARAMS', 'The badge path must be /badge/<host>.svg with a store host name such as shop.example.com.');
     }
     const entry = await deps.store.latestByHost(indexHost(raw));
-    const badge = badgeFor(entry);
+    const badge = badgeFor(entry && { score: entry.score, grade: entry.grade, agentReady: agentReadyVerified(entry) });
     for (const [name, value] of Object.entries(BADGE_HEADERS)) res.setHeader(name, value);
     res.setHeader('ETag', badge.etag);
     if (matchesEtag(req.get('if-none-match'), badge.etag)) {

@@ -11,7 +11,7 @@ import { CHECKS } from '../scan/registry.js';
 import { scanStore } from '../tools/scan-store.js';
 import { runGuard, toolContext, type RouterDeps } from '../rest/router.js';
 import { crossSiteRefusal } from '../lib/cross-site.js';
-import { GRADE_MEANING, PRODUCT_NAME, gradePill, html, layout, sendPage, verticalLabel, type GradeLetter, type SafeHtml } from './html.js';
+import { GRADE_MEANING, PRODUCT_NAME, SCAN_SCRIPT_PATH, SCAN_SCRIPT_VERSION, gradePill, html, layout, sendPage, verticalLabel, type GradeLetter, type SafeHtml } from './html.js';
 import { mdText, negotiatedHeaders, sendMarkdown, wantsMarkdown } from './markdown.js';
 import { API_CATALOG_PATH } from '../lib/links.js';
 import { CHANGELOG_PATH } from '../lib/links.js';
@@ -37,6 +37,8 @@ interface PlainError {
   status: number;
   headline: string;
   detail?: string;
+  /** The next step, when there is one to link to. */
+  next?: { href: string; label: string };
   headers?: Record<string, string>;
 }
 
@@ -67,7 +69,8 @@ export function plainError(err: AppError, form: HomeForm): PlainError {
         headline: 'You have reached the scan limit for now.',
         detail: `Scans are limited per hour to keep the service fair for everyone.${
           Number.isFinite(retry) && retry > 0 ? ` You can scan again in ${minutes(retry)}.` : ' Please try again later.'
-        } Reports and the index stay available meanwhile.`,
+        } Reports and the index stay available meanwhile. Signed in, you scan on your account’s larger monthly quota.`,
+        next: { href: '/console/sign-in', label: 'Sign in for a larger quota' },
       };
     }
     case 'SCAN_TIMEOUT':
@@ -77,11 +80,7 @@ export function plainError(err: AppError, form: HomeForm): PlainError {
         detail: 'We could not get the home page in time. Check that the store is online and not behind a password page, then try again.',
       };
     case 'STORE_UNREACHABLE':
-      return {
-        ...base,
-        headline: `We could not reach ${hostOf(form.url) ?? 'that store'}.`,
-        detail: 'The name does not resolve or the server refused the connection. Check the address for typos.',
-      };
+      return { ...base, headline: `We could not reach ${hostOf(form.url) ?? 'that store'}.`, detail: unreachableDetail(err.message) };
     case 'SERVICE_UNAVAILABLE':
       return { ...base, headline: 'We are busy right now.', detail: 'Too many scans are running at once. Please try again in a minute.' };
     case 'UNAUTHORIZED':
@@ -92,6 +91,20 @@ export function plainError(err: AppError, form: HomeForm): PlainError {
     default:
       return { ...base, headline: 'Something went wrong on our side.', detail: GENERIC_INTERNAL_MESSAGE };
   }
+}
+
+/** The scanner's reason, read for the step that fixes it: a certificate, a name, a closed port. */
+function unreachableDetail(message: string): string {
+  if (/certificate|CERT_|SSL|TLS|EPROTO|self[- ]signed/i.test(message)) {
+    return 'The store’s HTTPS certificate could not be trusted (expired, self-signed or issued for another name). Open the address in a browser: if it warns too, renew or fix the certificate, then scan again.';
+  }
+  if (/ENOTFOUND|EAI_AGAIN|getaddrinfo|not resolve/i.test(message)) {
+    return 'That name does not resolve to any server. Check the address for typos, or that the domain is set up.';
+  }
+  if (/ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|socket hang up/i.test(message)) {
+    return 'The server refused or dropped the connection. Check the address and that the store is online, then scan again.';
+  }
+  return 'The store did not answer our request. Check the address and that the site is online, then scan again.';
 }
 
 function hostOf(url: string | undefined): string | null {
@@ -117,7 +130,7 @@ export function renderHomeMarkdown(top: RankRow[], baseUrl: string): string {
     '## Use it',
     '',
     `- Read stored scores through the MCP server at ${baseUrl}${MCP_PATH} (Streamable HTTP, no key); it never scans.`,
-    `- Merchants scan their own store: \`GET ${baseUrl}/api/v1/scan?url=https://your-store.example\` (about 30 s, JSON), or the form on this page.`,
+    `- Merchants scan their own store: \`GET ${baseUrl}/api/v1/scan?url=https://your-store.example\` (a few seconds, JSON), or the form on this page.`,
     `- Every store's report: \`${baseUrl}/r/{scan_id}\`, also as Markdown with \`Accept: text/markdown\`.`,
     '',
     '## Top of the readiness index',
@@ -160,7 +173,7 @@ export async function renderHomePage(
     <div class="home-intro">
       <p class="eyebrow">Lighthouse for agentic commerce</p>
       <h1>Can AI shopping agents buy from your store?</h1>
-      <p class="lead">${PRODUCT_NAME} visits your store the way ChatGPT, Claude and Perplexity shopping agents do and checks whether they can find your products, understand them and buy. You get a score out of 100, a grade from A to E and a prioritised list of fixes in about 30 seconds.</p>
+      <p class="lead">${PRODUCT_NAME} visits your store the way ChatGPT, Claude and Perplexity shopping agents do and checks whether they can find your products, understand them and buy. You get a score out of 100, a grade from A to E and a prioritised list of fixes, usually within a few seconds.</p>
     </div>
     <ol class="steps" aria-label="How it works">
       <li><div><strong>Enter your store’s address</strong><span>Any public storefront: Shopify, WooCommerce or your own.</span></div></li>
@@ -172,6 +185,7 @@ export async function renderHomePage(
     ? html`<div class="alert alert-error" role="alert" id="scan-error">
     <p class="alert-title"><span aria-hidden="true">!</span> ${error.headline}</p>
     ${error.detail ? html`<p>${error.detail}</p>` : ''}
+    ${error.next ? html`<p><a href="${error.next.href}">${error.next.label}</a></p>` : ''}
   </div>`
     : ''}
   <form class="scan-form" method="post" action="/scan">
@@ -188,6 +202,7 @@ export async function renderHomePage(
     </div>
     <button class="button button-primary" type="submit">Scan my store</button>
   </form>
+  <p class="scan-progress" id="scan-progress" role="status" aria-live="polite" hidden></p>
   ${signedInAs ? html`<p class="muted small" id="signed-in-scan">Signed in as ${signedInAs}: your scans use your Pro quota and appear in <a href="/console/scans">your console</a>.</p>` : ''}
   <p class="small muted">Free, no sign-up. Meant for your own store: we read public pages only, like an agent would (no JavaScript, no login, no cart), and publish the score in the readiness index.</p>
 </section>
@@ -214,7 +229,7 @@ export async function renderHomePage(
     <ul class="pillar-summary">
       ${PILLARS.map((p) => html`<li><span>${p.label}</span><span class="muted">${p.max} pts</span></li>`)}
     </ul>
-    <p class="muted small">${CHECKS.length} checks from raw HTTP: robots.txt rules for live agents, bot walls, sitemaps and llms.txt, Product structured data (price, stock, identifiers), return and shipping policies, agent protocols (UCP, ACP, MCP) and a buy path an agent can hand off. Blocking the agents outright caps the score at 35.</p>
+    <p class="muted small">${CHECKS.length} checks from raw HTTP: robots.txt rules for live agents, bot walls, sitemaps and llms.txt, Product structured data (price, stock, identifiers), return and shipping policies, agent protocols (UCP, ACP, MCP) and a buy path an agent can hand off. Blocking the agents outright caps the score at 35. <a href="/checks">Every check explained</a>.</p>
     <h3 class="sub-h">What the grades mean</h3>
     <ul class="grade-legend">
       ${GRADE_BANDS.map(([g, range]) => html`<li>${gradePill(g)}<span class="grade-range">${range}</span><span>${GRADE_MEANING[g]}</span></li>`)}
@@ -232,7 +247,8 @@ export async function renderHomePage(
     <li><a href="/auth.md"><strong>API keys</strong><span>Pro quotas, bulk reads, agent briefs</span></a></li>
     <li><a href="/.well-known/mcp/server-card.json"><strong>MCP server card</strong><span>/.well-known/mcp/server-card.json</span></a></li>
   </ul>
-</section>`;
+</section>
+<script src="${SCAN_SCRIPT_PATH}?v=${SCAN_SCRIPT_VERSION}"></script>`;
   return layout(
     {
       title: HOME_TITLE,
@@ -261,6 +277,7 @@ export function homePage(deps: RouterDeps): RequestHandler {
     const account = await accountOfRequest(deps.store, req, deps.config.BASE_URL);
     sendPage(res, await renderHomePage(deps, form, undefined, account?.email), {
       form: true,
+      script: true,
       headers: negotiatedHeaders(base, '/', 'text/html'),
       ...(account ? { cacheControl: 'private, no-store' } : {}),
     });
@@ -311,6 +328,7 @@ export function scanFromForm(deps: RouterDeps): RequestHandler {
       sendPage(res, await renderHomePage(deps, form, plain), {
         status: plain.status,
         form: true,
+        script: true,
         cacheControl: 'no-store',
         headers: plain.headers,
       });

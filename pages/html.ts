@@ -115,14 +115,19 @@ function bold(text: string): string {
 // Headers
 
 /** docs/security.md "Output safety": the exact policy of /r/{id}; pages with a form allow posting to ourselves only. */
+// connect-src 'self' lets a page (and audit tools run on it) read this origin's own documents, such as robots.txt.
 export const PAGE_CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 export const FORM_PAGE_CSP = PAGE_CSP.replace("form-action 'none'", "form-action 'self'");
+/** A page that loads one of our own scripts (never inline): scan progress, copy buttons. */
+const withScript = (csp: string): string => csp.replace("default-src 'none';", "default-src 'none'; script-src 'self';");
 
 export interface SendOptions {
   status?: number;
   /** The page holds a form that posts to this origin (home page). */
   form?: boolean;
+  /** The page loads a script from this origin. */
+  script?: boolean;
   cacheControl?: string;
   headers?: Record<string, string>;
 }
@@ -130,7 +135,8 @@ export interface SendOptions {
 export function sendPage(res: Response, page: SafeHtml, opts: SendOptions = {}): void {
   res.status(opts.status ?? 200);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('Content-Security-Policy', opts.form ? FORM_PAGE_CSP : PAGE_CSP);
+  const csp = opts.form ? FORM_PAGE_CSP : PAGE_CSP;
+  res.setHeader('Content-Security-Policy', opts.script ? withScript(csp) : csp);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Cache-Control', opts.cacheControl ?? 'no-cache');
@@ -145,6 +151,11 @@ const STYLES = readFileSync(new URL('../public/styles.css', import.meta.url));
 export const STYLES_CSS = STYLES;
 export const STYLES_VERSION = createHash('sha256').update(STYLES).digest('hex').slice(0, 12);
 export const STYLES_PATH = '/assets/styles.css';
+
+/** The home page's script: disables the scan button and counts the seconds while a scan runs. */
+export const SCAN_SCRIPT = readFileSync(new URL('../public/scan.js', import.meta.url));
+export const SCAN_SCRIPT_PATH = '/assets/scan.js';
+export const SCAN_SCRIPT_VERSION = createHash('sha256').update(SCAN_SCRIPT).digest('hex').slice(0, 12);
 
 export const FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#111827"/>' +
@@ -200,6 +211,7 @@ ${og.image ? html`<meta property="og:image" content="${og.image}">
 <link rel="stylesheet" href="${STYLES_PATH}?v=${STYLES_VERSION}">
 </head>
 <body${opts.bodyClass ? html` class="${opts.bodyClass}"` : ''}>
+<a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header">
   <div class="wrap header-inner">
     <a class="brand" href="/"><span class="brand-mark" aria-hidden="true"></span>${PRODUCT_NAME}</a>
@@ -211,7 +223,7 @@ ${og.image ? html`<meta property="og:image" content="${og.image}">
     </nav>
   </div>
 </header>
-<main class="wrap">
+<main class="wrap" id="main" tabindex="-1">
 ${body}
 </main>
 <footer class="site-footer">
@@ -224,6 +236,7 @@ ${body}
       <a href="/llms.txt">llms.txt</a>
       <a href="/auth.md">API keys</a>
       <a href="/.well-known/mcp/server-card.json">Server card</a>
+      <a href="/bot">Our scanner</a>
     </nav>
   </div>
 </footer>
@@ -254,6 +267,9 @@ export function verticalLabel(id: string): string {
   const words = String(id).replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** "1 minute", "5 minutes": a count with its noun in the right number (regular plurals only). */
+export const plural = (n: number, noun: string): string => `${n} ${n === 1 ? noun : `${noun}s`}`;
 
 /** A grade letter we can put in a class name; anything else is shown as "?" in the neutral colour. */
 export const gradeClass = (grade: unknown): string => (GRADES.includes(String(grade)) ? `grade-${grade}` : 'grade-none');

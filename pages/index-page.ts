@@ -5,7 +5,7 @@ import type { RequestHandler } from 'express';
 import { VERTICALS } from '../schemas/params.js';
 import type { Config } from '../lib/config.js';
 import type { RankRow, StoreRepo } from '../store/repo.js';
-import { agentReadyVerified } from '../tools/readiness.js';
+import { AGENT_READY_RULE, agentReadyVerified } from '../tools/readiness.js';
 import { PRODUCT_NAME, formatDate, gradePill, html, layout, messagePage, sendPage, verticalLabel, type SafeHtml } from './html.js';
 import { mdText, negotiatedHeaders, sendMarkdown, wantsMarkdown } from './markdown.js';
 
@@ -33,7 +33,6 @@ function badRequest(heading: string, body: SafeHtml): SafeHtml {
   return messagePage({ title: 'Bad request', heading, body, nav: 'index' });
 }
 
-const VERIFIED_RULE = 'score 70 or more, not capped, price, stock and agent access all passing, scanned within 90 days';
 
 interface IndexView {
   vertical: string | null;
@@ -55,12 +54,12 @@ export function renderIndexMarkdown(v: IndexView, baseUrl: string, now: Date): s
   return [
     `# ${scope ? `${scope}: the most agent-ready stores` : 'The most agent-ready stores'}`,
     '',
-    `> The ${PRODUCT_NAME} readiness index: every scanned store ranked by its latest score, ${v.total === 1 ? '1 store' : `${v.total} stores`}${scope ? ` in ${scope}` : ''}. Verified means ${VERIFIED_RULE}.`,
+    `> The ${PRODUCT_NAME} readiness index: every scanned store ranked by its latest score, ${v.total === 1 ? '1 store' : `${v.total} stores`}${scope ? ` in ${scope}` : ''}. Agent-ready means ${AGENT_READY_RULE}.`,
     '',
     ...(v.rows.length === 0
       ? [v.total === 0 ? 'No store has been scanned here yet.' : `There is no page ${v.page}: the index has ${v.pages} ${v.pages === 1 ? 'page' : 'pages'}.`]
       : [
-          '| Rank | Store | Score | Grade | Verified | Category | Scanned |',
+          '| Rank | Store | Score | Grade | Agent-ready | Category | Scanned |',
           '|---|---|---|---|---|---|---|',
           ...v.rows.map(
             (r) =>
@@ -131,7 +130,7 @@ export function indexPage(deps: { store: StoreRepo; config: Config }): RequestHa
 <section class="card">
   <p class="eyebrow">Readiness index</p>
   <h1>${scope ? html`${scope}: the most agent-ready stores` : 'The most agent-ready stores'}</h1>
-  <p class="lead">Every scanned store, ranked by its latest score. ${total === 1 ? '1 store' : `${total} stores`}${scope ? html` in ${scope}` : ''}. A store with <span class="tag tag-verified">verified</span> passed the agent-ready rule: ${VERIFIED_RULE}.</p>
+  <p class="lead">Every scanned store, ranked by its latest score. ${total === 1 ? '1 store' : `${total} stores`}${scope ? html` in ${scope}` : ''}. A store tagged <span class="tag tag-verified">agent-ready</span> meets the agent-ready rule: ${AGENT_READY_RULE}.</p>
   ${filterChips(vertical)}
   ${rows.length === 0
     ? html`<p class="empty">${total === 0
@@ -142,7 +141,7 @@ export function indexPage(deps: { store: StoreRepo; config: Config }): RequestHa
     <tbody>${rows.map(
       (row) => html`<tr>
         <td>#${row.rank}</td>
-        <td><a href="/r/${row.scanId}">${row.host}</a>${agentReadyVerified(row, now) ? html` <span class="tag tag-verified">verified</span>` : ''}${row.capped ? html` <span class="tag tag-block">capped</span>` : ''}</td>
+        <td><a href="/r/${row.scanId}">${row.host}</a>${agentReadyVerified(row, now) ? html` <span class="tag tag-verified" title="Meets the agent-ready rule">agent-ready</span>` : ''}${row.capped ? html` <span class="tag tag-block">capped</span>` : ''}</td>
         <td class="num">${row.score} ${gradePill(row.grade)}</td>
         <td class="hide-narrow">${row.vertical ? verticalLabel(row.vertical) : html`<span class="muted">–</span>`}</td>
         <td class="hide-narrow">${formatDate(new Date(row.updatedAt))}</td>

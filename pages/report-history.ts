@@ -4,14 +4,14 @@
 import type { StoreRepo } from '../store/repo.js';
 import type { ScanSummary } from '../store/monitoring-repo.js';
 import { diffWithPrevious, MAX_PAGE_HISTORY, scoreHistory, type ScanDiff } from '../monitoring/history.js';
-import { agentReadyVerified, VERIFIED_MAX_AGE_DAYS } from '../tools/readiness.js';
+import { AGENT_READY_RULE, agentReadyVerified, VERIFIED_MAX_AGE_DAYS } from '../tools/readiness.js';
 import { formatDate, formatTime, gradePill, html, type SafeHtml } from './html.js';
 
 export interface ReportExtras {
   history: ScanSummary[]; // newest first, this scan included when it is among them
   changes: { previousId: number; diff: ScanDiff } | null;
   status: {
-    latest: { scanId: number; at: Date } | null;
+    latest: { scanId: number; at: Date; score: number; grade: string } | null;
     agentReadyUntil: Date | null; // null: not agent-ready verified now
     ownerVerifiedSince: Date | null; // the first owner verification still on record
   };
@@ -28,7 +28,7 @@ export async function loadReportExtras(store: StoreRepo, scan: { id: number; hos
     history,
     changes,
     status: {
-      latest: latest ? { scanId: latest.scanId, at: latest.updatedAt } : null,
+      latest: latest ? { scanId: latest.scanId, at: latest.updatedAt, score: latest.score, grade: latest.grade } : null,
       agentReadyUntil: latest && agentReadyVerified(latest, now) ? new Date(latest.updatedAt.getTime() + VERIFIED_MAX_AGE_DAYS * 86_400_000) : null,
       ownerVerifiedSince: owners[0]?.verifiedAt ?? null,
     },
@@ -43,19 +43,20 @@ export function statusSection(extras: ReportExtras, scanId: number): SafeHtml {
   return html`<section class="card" aria-labelledby="status-h">
   <h2 id="status-h">Certification status</h2>
   <dl class="facts">
-    <dt>Agent-ready verified</dt>
+    <dt>Agent-ready</dt>
     <dd data-testid="agent-ready-verified">${agentReadyUntil
       ? html`Yes, valid until ${formatDate(agentReadyUntil)} (${VERIFIED_MAX_AGE_DAYS} days after the latest scan)`
-      : html`No: the latest scan does not meet the agent-ready bar, or is older than ${VERIFIED_MAX_AGE_DAYS} days`}</dd>
-    <dt>Owner</dt>
+      : html`No: the latest scan does not meet the agent-ready rule, or is older than ${VERIFIED_MAX_AGE_DAYS} days`}
+      <details class="rule"><summary>The agent-ready rule</summary><p>Agent-ready means the store's latest scan has a ${AGENT_READY_RULE}.</p></details></dd>
+    <dt>Owner verified</dt>
     <dd data-testid="owner-verified">${ownerVerifiedSince
       ? html`Owner verified since ${formatDate(ownerVerifiedSince)}`
-      : html`Not verified by the store's owner`}</dd>
+      : html`No: the store's owner has not proved ownership here yet`}</dd>
     <dt>Latest report</dt>
     <dd>${latest
       ? latest.scanId === scanId
         ? html`This report (${formatTime(latest.at)})`
-        : html`<a href="/r/${latest.scanId}">Scan #${latest.scanId}</a> (${formatTime(latest.at)})`
+        : html`<a href="/r/${latest.scanId}">The report of ${formatTime(latest.at)}</a>`
       : html`None in the public index`}</dd>
   </dl>
 </section>`;
@@ -73,7 +74,7 @@ export function changesSection(extras: ReportExtras): SafeHtml {
   const moved = diff.score_to - diff.score_from;
   return html`<section class="card" aria-labelledby="changes-h">
   <h2 id="changes-h">What changed since the previous scan</h2>
-  <p data-testid="score-change">Score ${diff.score_from} → ${diff.score_to} (<strong>${signed(moved)}</strong>), grade ${diff.grade_from} → ${diff.grade_to}, compared with <a href="/r/${previousId}">scan #${previousId}</a>.</p>
+  <p data-testid="score-change">Score ${diff.score_from} → ${diff.score_to} (<strong>${signed(moved)}</strong>), grade ${diff.grade_from} → ${diff.grade_to}, compared with <a href="/r/${previousId}">the previous report</a>.</p>
   ${diff.changed_checks.length === 0
     ? html`<p class="muted">No check changed its status.</p>`
     : html`<table class="changes">
@@ -102,9 +103,24 @@ export function historySection(extras: ReportExtras, scanId: number): SafeHtml {
       (s) => html`<tr${s.id === scanId ? html` class="self"` : ''}>
         <td>${formatTime(s.createdAt)}</td>
         <td class="num">${s.score} ${gradePill(s.grade)}</td>
-        <td>${s.id === scanId ? html`<span class="tag">this report</span>` : html`<a href="/r/${s.id}">Scan #${s.id}</a>`}</td>
+        <td>${s.id === scanId ? html`<span class="tag">this report</span>` : html`<a href="/r/${s.id}">Report ID ${s.id}</a>`}</td>
       </tr>`,
     )}</tbody>
   </table>`}
+</section>`;
+}
+
+/** On a report that is not the store's latest: say so at the top, with the newer scan's numbers and a link. */
+export function newerScanNotice(extras: ReportExtras, scanId: number, scannedAt: unknown): SafeHtml {
+  const latest = extras.status.latest;
+  const at = new Date(String(scannedAt ?? '')).getTime();
+  if (!latest || latest.scanId === scanId || !(latest.at.getTime() > at)) return html``;
+  return html`<section class="banner banner-newer" role="note" aria-labelledby="newer-h" data-testid="newer-scan">
+  <span class="banner-icon" aria-hidden="true">i</span>
+  <div>
+    <h2 id="newer-h">A newer scan of this store exists</h2>
+    <p>This report shows an earlier scan. The latest, from ${formatTime(latest.at)}, scored <strong>${latest.score}</strong> (grade ${latest.grade}); the index and the badge follow it.</p>
+    <p><a class="button" href="/r/${latest.scanId}">See the latest report</a></p>
+  </div>
 </section>`;
 }

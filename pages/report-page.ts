@@ -25,7 +25,10 @@ import {
   type SafeHtml,
 } from './html.js';
 import { mdText, negotiatedHeaders, oneLine, sendMarkdown, wantsMarkdown } from './markdown.js';
-import { changesSection, historySection, loadReportExtras, statusSection, type ReportExtras } from './report-history.js';
+import { changesSection, historySection, loadReportExtras, newerScanNotice, statusSection, type ReportExtras } from './report-history.js';
+import { badgeFor } from './badge.js';
+import { merchantFix } from './fix.js';
+import { CHECKS } from '../scan/registry.js';
 
 type Report = ScanResult;
 type Check = Report['pillars'][number]['checks'][number];
@@ -112,7 +115,7 @@ export function renderReportPage(report: Report, opts: ReportPageOptions): SafeH
       <span>Scanned ${formatTime(report.scanned_at)}</span>
       <span>${externalLink(report.url)}</span>
       ${report.vertical ? html`<span>Category: ${verticalLabel(String(report.vertical))}</span>` : ''}
-      <span>Scan #${id}</span>
+      <span title="Every scan of every store gets its own number">Report ID ${id}</span>
     </p>
     <p class="verdict"><strong>Grade ${grade}.</strong> ${gradeMeaning(grade)}</p>
     <p class="actions">
@@ -124,6 +127,7 @@ export function renderReportPage(report: Report, opts: ReportPageOptions): SafeH
   ${gauge(score, grade)}
 </section>
 
+${opts.extras ? newerScanNotice(opts.extras, id, report.scanned_at) : ''}
 ${report.public_entry === false ? notPublicBanner(report) : ''}
 ${report.capped ? cappedBanner(report, capInfo) : ''}
 ${opts.extras ? statusSection(opts.extras, id) : ''}
@@ -184,7 +188,7 @@ ${opts.extras ? changesSection(opts.extras) : ''}
   </section>
   <section class="card" aria-labelledby="badge-h">
     <h2 id="badge-h">Badge</h2>
-    ${badgeable ? badgeSection(baseUrl, host) : html`<p class="muted">No badge: this host name cannot carry one.</p>`}
+    ${badgeable ? badgeSection(baseUrl, host, thisScanBadge(report, opts.extras)) : html`<p class="muted">No badge: this host name cannot carry one.</p>`}
   </section>
 </div>
 
@@ -328,9 +332,12 @@ function cappedBanner(report: Report, info: (typeof CAP_REASONS)[string] | undef
 }
 
 function fixItem(fix: Report['top_fixes'][number]): SafeHtml {
+  const check = CHECKS.find((c) => c.id === fix.check_id);
   return html`<li class="fix" id="${anchor('fix', fix.check_id)}">
     <div class="fix-head"><span class="points-chip">+${num(fix.points)} pts</span><strong class="fix-title">${fix.title}</strong></div>
-    <div class="how">${renderHowTo(String(fix.how ?? ''))}</div>
+    ${check
+      ? merchantFix(check, String(fix.how ?? ''), anchor('fix', fix.check_id), { copy: false })
+      : html`<div class="how">${renderHowTo(String(fix.how ?? ''))}</div>`}
   </li>`;
 }
 
@@ -374,10 +381,12 @@ function checkItem(check: Check): SafeHtml {
       ${label || blocking ? html`<p class="check-label">${label ? html`Check: ${label}` : ''}${blocking ? html` <span class="tag tag-block">blocks agents · caps the score</span>` : ''}</p>` : ''}
       ${evidence}
       ${check.why ? html`<details class="why"><summary>Why agents care</summary><p>${check.why}</p></details>` : ''}`;
+  const known = CHECKS.some((c) => c.id === check.id);
   return html`<li class="check status-${statusKey}" id="${anchor('check', check.id)}">
     <span class="status status-${statusKey}"><span aria-hidden="true">${s.icon}</span> ${s.text}</span>
     <div class="check-body">
       ${body}
+      ${known ? html`<a class="small check-more" href="/checks/${check.id}">About this check</a>` : ''}
     </div>
   </li>`;
 }
@@ -469,13 +478,30 @@ function neighborsTable(neighbors: Neighbor[], host: string): SafeHtml {
   </table>`;
 }
 
-function badgeSection(baseUrl: string, host: string): SafeHtml {
+/**
+ * On a report that is not the store's latest, the badge card shows this scan's own numbers (drawn here, as a data:
+ * image) rather than the live badge, which follows the latest scan; null on the latest report.
+ */
+function thisScanBadge(report: Report, extras: ReportExtras | undefined): string | null {
+  const latest = extras?.status.latest;
+  if (!latest || latest.scanId === Number(report.scan_id)) return null;
+  const own = extras?.history.find((h) => h.id === Number(report.scan_id));
+  const svg = badgeFor({ score: Math.round(num(report.score)), grade: String(report.grade), agentReady: own?.agentReady === true }).svg;
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+}
+
+function badgeSection(baseUrl: string, host: string, ownBadge: string | null): SafeHtml {
   const img = `${baseUrl}/badge/${host}.svg`;
   const target = `${baseUrl}/verify/${host}`;
   const markdown = `[![Agent-ready score for ${host}](${img})](${target})`;
   const htmlSnippet = `<a href="${target}"><img src="${img}" alt="Agent-ready score for ${host}"></a>`;
-  return html`<p class="badge-preview"><img src="/badge/${host}.svg" alt="Agent-ready badge for ${host}" height="20"></p>
-    <p class="muted">Show shoppers and agents that your store is ready. The badge always shows the latest scan and links to its report.</p>
+  const preview = ownBadge
+    ? html`<p class="badge-preview"><img src="${ownBadge}" alt="This scan's badge for ${host}" height="20" data-testid="scan-badge"></p>
+    <p class="muted">This scan’s numbers. The badge on your site always shows the latest scan and links to its report:</p>
+    <p class="badge-preview"><img src="/badge/${host}.svg" alt="The live badge for ${host}" height="20"></p>`
+    : html`<p class="badge-preview"><img src="/badge/${host}.svg" alt="Agent readiness badge for ${host}" height="20"></p>
+    <p class="muted">Show shoppers and agents how ready your store is. The badge always shows the latest scan and links to its report.</p>`;
+  return html`${preview}
     <p class="snippet-label">Markdown</p>
     <pre class="snippet"><code>${markdown}</code></pre>
     <p class="snippet-label">HTML</p>

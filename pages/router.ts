@@ -9,7 +9,9 @@ import { verifyRouter } from './verify.js';
 import { homePage, scanFromForm } from './home-page.js';
 import { indexPage } from './index-page.js';
 import { reportPage } from './report-page.js';
-import { FAVICON_SVG, STYLES_CSS, STYLES_PATH, html, messagePage, sendPage } from './html.js';
+import { botPage } from './bot-page.js';
+import { checkPage, checksCatalogue } from './checks-page.js';
+import { FAVICON_SVG, SCAN_SCRIPT, SCAN_SCRIPT_PATH, STYLES_CSS, STYLES_PATH, html, messagePage, sendPage } from './html.js';
 import { methodNotAllowed, type RouterDeps } from '../rest/router.js';
 
 const YEAR = 'public, max-age=31536000, immutable';
@@ -25,6 +27,11 @@ export function pagesRouter(deps: RouterDeps): Router {
     res.setHeader('Cache-Control', YEAR);
     res.send(STYLES_CSS);
   });
+  pages.get(SCAN_SCRIPT_PATH, (_req, res) => {
+    res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+    res.setHeader('Cache-Control', YEAR);
+    res.send(SCAN_SCRIPT);
+  });
   pages.get('/assets/favicon.svg', (_req, res) => {
     res.setHeader('Content-Type', 'image/svg+xml; charset=utf-8');
     res.setHeader('Content-Security-Policy', "default-src 'none'");
@@ -39,6 +46,9 @@ export function pagesRouter(deps: RouterDeps): Router {
   pages.get('/index', index);
   pages.get('/stores', index);
   pages.get('/r/:scan_id', reportPage(deps));
+  pages.get('/bot', botPage(deps.config));
+  pages.get('/checks', checksCatalogue);
+  pages.get('/checks/:id', checkPage);
   pages.use(htmlErrors);
 
   router.use(pages);

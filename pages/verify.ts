@@ -34,7 +34,7 @@ export function verifyRouter(deps: { config: Config; store: StoreRepo }): Router
           title: 'No report yet',
           heading: `No public report for ${host} yet`,
           body: html`<p>This store has not been scanned, or its owner asked us to remove it from the public index.</p>
-<p>If it is your store, scan it now: it takes about 30 seconds and you get a score, a grade and a prioritised list of fixes.</p>
+<p>If it is your store, scan it now: it usually takes a few seconds and you get a score, a grade and a prioritised list of fixes.</p>
 <p><a class="button" href="${scanLink}">Scan ${host}</a></p>`,
         }),
         { status: 404 },

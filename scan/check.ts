@@ -24,7 +24,19 @@ export interface CheckDef {
   why: string; // why a shopping agent cares
   how: string; // the imperative fix, becomes top_fixes[].how
   hardBlock?: 'H1' | 'H2' | 'H3'; // a failure caps the score (docs/checks.md §5)
+  fix?: MerchantFix; // the fix in a merchant's words; `how` stays the developer's detail
   run(artifacts: Artifacts): CheckOutcome;
+}
+
+export const PLATFORMS = ['shopify', 'woocommerce', 'bigcommerce', 'custom'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** The fix as a merchant reads it: what and why in one sentence, the effort, and steps where platforms differ. */
+export interface MerchantFix {
+  plain: string; // one sentence, no protocol names
+  effort: 'a few minutes' | 'about an hour' | 'a day or more';
+  steps?: Partial<Record<Platform, string>>; // where the platforms differ; "custom" covers any other site
+  snippet?: string; // paste-ready text, offered with a copy button
 }
 
 export function defineCheck(def: CheckDef): CheckDef {

@@ -7,6 +7,7 @@ import type { Config } from '../lib/config.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { ToolContext } from '../tools/tool.js';
 import { requestLogger } from '../lib/log.js';
+import { compressText } from '../lib/compress.js';
 import { apiNotFound, errorHandler } from '../lib/http-errors.js';
 import { createGuards, type Guards } from '../rest/limits.js';
 import { apiRouter, methodNotAllowed } from '../rest/router.js';
@@ -15,6 +16,9 @@ import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { pageNotFound, pagesRouter } from '../pages/router.js';
 import { consoleRouter } from '../pages/console/router.js';
 import { mcpRouter } from '../mcp/server.js';
+import { MCP_PATH } from '../lib/links.js';
+import { apiPageForBrowsers } from '../pages/api-page.js';
+import { mcpPageForBrowsers } from '../pages/mcp-page.js';
 import { functionDefsRouter, wellKnownRouter } from '../well-known/index.js';
 import { sitemapRouter } from '../well-known/sitemap.js';
 import { linkHeader } from '../lib/links.js';
@@ -52,6 +56,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('json spaces', 0);
 
   app.use(requestLogger(deps.log));
+  app.use(compressText());
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
@@ -69,7 +74,7 @@ export function createApp(deps: AppDeps): Express {
   const discoveryLinks = linkHeader(config.BASE_URL);
   const api = apiRouter({ ...deps, guards, routes });
   for (const prefix of ['/api/v1', '/api']) {
-    app.get(prefix, (_req, res) => void res.setHeader('Link', discoveryLinks).json(discovery));
+    app.get(prefix, apiPageForBrowsers(config.BASE_URL, routes), (_req, res) => void res.setHeader('Link', discoveryLinks).vary('Accept').json(discovery));
     app.all(prefix, methodNotAllowed(['GET']));
     app.use(prefix, api);
   }
@@ -78,6 +83,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', apiNotFound);
 
   // Other surfaces mount here, one line each: MCP, well-known documents, badge, verify, pages.
+  app.get(MCP_PATH, mcpPageForBrowsers(config.BASE_URL));
   app.use(mcpRouter({ ...deps, documents: publicDocuments(config.BASE_URL, routes) }));
   app.use(wellKnownRouter({ config, routes }));
   app.use(sitemapRouter(deps));

@@ -5,6 +5,9 @@ import type { LatestEntry } from '../store/repo.js';
 
 export const VERIFIED_MAX_AGE_DAYS = 90;
 
+/** The agent-ready rule in a merchant's words; pages say "Agent-ready" for it and nothing else. */
+export const AGENT_READY_RULE = `score 70 or more, not capped, price, stock and agent access all passing, scanned within ${VERIFIED_MAX_AGE_DAYS} days`;
+
 /** Latest scan not capped, score ≥ 70, price, availability and live-agent access passing, and recent. */
 export function agentReadyVerified(entry: Pick<LatestEntry, 'agentReady' | 'updatedAt'>, now = new Date()): boolean {
   const ageDays = (now.getTime() - entry.updatedAt.getTime()) / 86_400_000;

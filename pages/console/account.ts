@@ -17,13 +17,19 @@ function accountBody(who: SignedIn, error?: string) {
 <p>Signed in on another computer you no longer use? End every session of this account, this one included.</p>
 <form method="post" action="/console/sign-out-everywhere">${csrfField(who.csrf)}<button class="button" type="submit">Sign out everywhere</button></form>
 </section>
-<section class="card">
-<h2>Delete the account</h2>
-<p>Your API keys stop working at once and every session ends. Your scans stay in the public readiness index, no longer linked to you.</p>
+<section class="card danger-zone" aria-labelledby="delete-h">
+<h2 id="delete-h">Delete the account</h2>
+<p>This cannot be undone. Deleting the account removes:</p>
+<ul>
+  <li>your API keys, which stop working at once, and every session;</li>
+  <li>your store claims and owner verifications, so your stores no longer show "Owner verified" from this account;</li>
+  <li>your monitors (no more scheduled scans) and your webhook endpoints with their secrets and delivery logs.</li>
+</ul>
+<p>Your scans stay in the public readiness index, no longer linked to you.</p>
 ${error ? html`<p class="alert alert-error" role="alert">${error}</p>` : ''}
 <form method="post" action="/console/account/delete">${csrfField(who.csrf)}
-  <div class="field"><label for="confirm">Type your e-mail address to confirm</label> <input id="confirm" name="confirm" autocomplete="off"></div>
-  <p><button class="button button-primary" type="submit">Delete my account</button></p>
+  <div class="field"><label for="confirm">Type your e-mail address to confirm</label> <input id="confirm" name="confirm" type="email" autocomplete="off"></div>
+  <p><button class="button button-danger" type="submit">Delete my account</button></p>
 </form>
 </section>`);
 }

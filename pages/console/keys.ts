@@ -15,7 +15,7 @@ const KEY_ID = /^[0-9a-f]{12}$/;
 function keysTable(keys: AccountKey[]): SafeHtml {
   if (keys.length === 0) return html`<p class="empty">No keys yet. Create one below to call the API as Pro.</p>`;
   return html`<div class="table-wrap"><table class="ranking console-keys">
-<thead><tr><th scope="col">Key id</th><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" class="num">Scans, 30 days</th><th scope="col">State</th><th scope="col"></th></tr></thead>
+<thead><tr><th scope="col">Key id</th><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col" class="num">Scans, 30 days</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>
 ${keys.map(
   (k) => html`<tr data-key-id="${k.id}">
@@ -40,7 +40,7 @@ ${extra.created
   ? html`<div class="card" id="new-key" role="status">
   <h2>Your new key</h2>
   <p>Copy it now: it is shown only this once. We keep only a hash of it.</p>
-  <p><input class="key-once" id="new-key-value" readonly value="${extra.created.key}" aria-label="New API key"> <button class="button" type="button" data-copy="new-key-value">Copy</button></p>
+  <p><input class="key-once" id="new-key-value" readonly value="${extra.created.key}" aria-label="New API key" autofocus> <button class="button" type="button" data-copy="new-key-value">Copy</button></p>
 </div>`
   : ''}
 ${extra.error ? html`<p class="alert alert-error" role="alert">${extra.error}</p>` : ''}

@@ -15,6 +15,8 @@ const SCRIPT = readFileSync(new URL('../../public/console.js', import.meta.url))
 export const CONSOLE_SCRIPT = SCRIPT;
 export const CONSOLE_SCRIPT_PATH = '/assets/console.js';
 const SCRIPT_VERSION = createHash('sha256').update(SCRIPT).digest('hex').slice(0, 12);
+/** The copy buttons' script, for public pages that show snippets too. */
+export const COPY_SCRIPT_SRC = `${CONSOLE_SCRIPT_PATH}?v=${SCRIPT_VERSION}`;
 
 export type ConsoleSection = 'overview' | 'scans' | 'stores' | 'monitors' | 'webhooks' | 'keys' | 'account';
 

@@ -13,7 +13,7 @@ import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals, 
 function monitorsTable(monitors: Monitor[], csrf: string): SafeHtml {
   if (monitors.length === 0) return html`<p class="empty">No monitored stores yet.</p>`;
   return html`<div class="table-wrap"><table class="ranking console-monitors">
-<thead><tr><th scope="col">Store</th><th scope="col">Every</th><th scope="col">Last run</th><th scope="col">Next run</th><th scope="col"></th></tr></thead>
+<thead><tr><th scope="col">Store</th><th scope="col">Every</th><th scope="col">Last run</th><th scope="col">Next run</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>
 ${monitors.map(
   (m) => html`<tr data-monitor-id="${m.id}">

@@ -4,7 +4,7 @@
 import type { RequestHandler } from 'express';
 import type { StoreRepo } from '../../store/repo.js';
 import type { Guards } from '../../rest/limits.js';
-import { bar, html } from '../html.js';
+import { bar, html, plural, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
 import { signedIn } from './session.js';
 import { scansTable } from './scans.js';
@@ -12,10 +12,14 @@ import { scansTable } from './scans.js';
 export function overviewPage(deps: { store: StoreRepo; guards: Guards }): RequestHandler {
   return async (_req, res) => {
     const who = signedIn(res)!;
-    const [usage, recent] = await Promise.all([
+    const [usage, recent, claims, monitors, endpoints] = await Promise.all([
       deps.guards.proUsage({ accountId: who.account.id, keyId: null }),
       deps.store.accounts.scansOfAccount(who.account.id, { limit: 5 }),
+      deps.store.monitoring.listClaims(who.account.id),
+      deps.store.monitoring.listMonitors(who.account.id),
+      deps.store.monitoring.listEndpoints(who.account.id),
     ]);
+    const steps = gettingStarted({ verified: claims.some((c) => c.verifiedAt), monitored: monitors.length > 0, hooked: endpoints.length > 0 });
     const meter = (id: string, label: string, u: { used: number; limit: number; resetSeconds: number }, resets: string) =>
       html`<div class="card" id="${id}">
   <h2>${label}</h2>
@@ -26,9 +30,10 @@ export function overviewPage(deps: { store: StoreRepo; guards: Guards }): Reques
     sendConsolePage(
       res,
       consolePage('Overview', who, 'overview', html`<h1>Overview</h1>
+${steps}
 <p>Scans made with any of your API keys and scans you start on this site while signed in share these Pro limits.</p>
 <div class="usage-grid">
-  ${meter('usage-hour', 'This hour', usage.hour, `The hourly count starts again in ${Math.ceil(usage.hour.resetSeconds / 60)} minutes.`)}
+  ${meter('usage-hour', 'This hour', usage.hour, `The hourly count starts again in ${plural(Math.max(1, Math.ceil(usage.hour.resetSeconds / 60)), 'minute')}.`)}
   ${meter('usage-30d', 'Last 30 days', usage.days30, 'A rolling 30 days: each day’s scans stop counting 30 days later.')}
 </div>
 <h2>Latest scans</h2>
@@ -36,4 +41,19 @@ ${scansTable(recent)}
 <p><a href="/console/scans">All scans</a> · <a href="/console/keys">API keys</a> · <a href="/">Scan a store</a></p>`),
     );
   };
+}
+
+/** Until all three are done, the overview leads a new merchant: claim and verify a store, monitor it, get webhooks. */
+function gettingStarted(done: { verified: boolean; monitored: boolean; hooked: boolean }): SafeHtml {
+  if (done.verified && done.monitored && done.hooked) return html``;
+  const step = (isDone: boolean, href: string, title: string, text: string) =>
+    html`<li class="${isDone ? 'step-done' : ''}"><div><strong>${isDone ? html`<span class="visually-hidden">Done: </span>` : ''}<a href="${href}">${title}</a></strong><span>${text}</span></div></li>`;
+  return html`<section class="card getting-started" aria-labelledby="start-h" data-testid="getting-started">
+  <h2 id="start-h">Get started</h2>
+  <ol class="steps">
+    ${step(done.verified, '/console/stores', 'Claim your store', 'Prove you own it with a token on your home page: your report then shows “Owner verified”.')}
+    ${step(done.monitored, '/console/monitors', 'Monitor it', 'We re-scan it every day or week, so you see when a change costs you points.')}
+    ${step(done.hooked, '/console/webhooks', 'Get told by webhook', 'Each scan can call your endpoint: alert your team or your tools when the score drops.')}
+  </ol>
+</section>`;
 }

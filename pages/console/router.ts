@@ -20,6 +20,7 @@ import { accountRouter } from './account.js';
 import { storesRouter } from './stores.js';
 import { monitorsRouter } from './monitors.js';
 import { webhooksRouter } from './webhooks.js';
+import { briefPage } from './brief.js';
 import type { SecretBox } from '../../monitoring/secrets.js';
 
 export interface ConsoleDeps {
@@ -57,14 +58,8 @@ export function consoleRouter(deps: ConsoleDeps): Router {
   pages.use(webhooksRouter(deps));
   pages.use(keysRouter(deps));
   pages.use(accountRouter(deps));
-  // The report page's "Agent brief" link: signed in, the brief (the session counts as the Pro key there);
-  // signed out, the sign-in page, which comes back here afterwards.
-  pages.get('/console/brief/:scan_id', requireAccount, (req, res) => {
-    const id = String(req.params.scan_id);
-    if (!/^\d{1,15}$/.test(id)) return void res.redirect(303, '/console/scans');
-    res.setHeader('Cache-Control', 'no-store');
-    res.redirect(303, `/api/v1/scan/${id}/brief.md`);
-  });
+  // The report page's "Agent brief" link: signed in, the brief as a page; signed out, the sign-in page first.
+  pages.get('/console/brief/:scan_id', requireAccount, briefPage(deps));
   pages.use(consoleErrors);
   // Only console paths go through the form parser and the session lookup: a badge or a report page
   // neither parses a form nor slides a session (nor answers a publicly cached badge with a Set-Cookie).

@@ -32,7 +32,7 @@ ${scans.map(
   <td class="num score">${s.score}</td>
   <td>${gradePill(s.grade)}</td>
   <td class="num">${delta(s)}</td>
-  <td><a href="/r/${s.id}">Report #${s.id}</a></td>
+  <td><a href="/r/${s.id}">Report ID ${s.id}</a></td>
 </tr>`,
 )}
 </tbody></table></div>`;

@@ -8,7 +8,7 @@ import type { Config } from '../../lib/config.js';
 import type { Mailer } from '../../accounts/mailer.js';
 import { confirmSignIn, hasHiddenCharacters, normaliseEmail, previewSignIn, requestSignIn } from '../../accounts/sign-in.js';
 import { endAllSessions, endSession, startSession } from '../../accounts/sessions.js';
-import { html } from '../html.js';
+import { html, plural } from '../html.js';
 import { publicConsolePage, sendConsolePage } from './layout.js';
 import { clearSessionCookie, requireAccount, safeReturnTo, sameSiteForm, setSessionCookie, signedIn, formFields } from './session.js';
 
@@ -64,7 +64,7 @@ export function signInRouter(deps: SignInDeps): Router {
       return sendConsolePage(
         res,
         publicConsolePage('Too many sign-in mails', html`<h1>Too many sign-in mails</h1>
-<p>We have sent as many sign-in links as we send in an hour for this address or from this network. Please use a link already sent, or try again in ${Math.ceil(result.retryAfterSeconds / 60)} minutes.</p>`),
+<p>We have sent as many sign-in links as we send in an hour for this address or from this network. Please use a link already sent, or try again in ${plural(Math.max(1, Math.ceil(result.retryAfterSeconds / 60)), 'minute')}.</p>`),
         { status: 429, headers: { 'Retry-After': String(result.retryAfterSeconds) } },
       );
     }

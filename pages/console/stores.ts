@@ -9,7 +9,7 @@ import { AppError } from '../../lib/errors.js';
 import { claimHost, META_NAME, takeVerifyCheck, verifyHost, VERIFY_CHECKS_PER_HOUR, WELL_KNOWN_PATH } from '../../monitoring/ownership.js';
 import { scanGateOf } from '../../tools/scan-store.js';
 import type { OwnershipClaim } from '../../store/monitoring-repo.js';
-import { formatDate, html, type SafeHtml } from '../html.js';
+import { formatDate, html, verticalLabel, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
 import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals, formFields } from './session.js';
 
@@ -21,11 +21,11 @@ interface Notice {
 // Only for a verified owner; the store needs an index entry (a scan of its entry point) to have a vertical.
 function verticalForm(c: OwnershipClaim, listed: LatestEntry | undefined, csrf: string): SafeHtml {
   if (!c.verifiedAt) return html``;
-  if (!listed) return html`<p data-testid="vertical">Not in the public index yet: scan its homepage to list it, then choose its vertical here.</p>`;
+  if (!listed) return html`<p data-testid="vertical">Not in the public index yet: scan its homepage to list it, then choose its category here.</p>`;
   return html`<form method="post" action="/console/stores/vertical" data-testid="vertical">${csrfField(csrf)}<input type="hidden" name="host" value="${c.host}">
-    <label for="vertical-${c.host}">Vertical in the public index</label>
-    <select id="vertical-${c.host}" name="vertical">${VERTICALS.map((v) => html`<option value="${v}"${v === listed.vertical ? html` selected` : ''}>${v}</option>`)}</select>
-    <button class="button button-quiet" type="submit">Set vertical</button>
+    <label for="vertical-${c.host}">Category in the public index</label>
+    <select id="vertical-${c.host}" name="vertical">${VERTICALS.map((v) => html`<option value="${v}"${v === listed.vertical ? html` selected` : ''}>${verticalLabel(v)}</option>`)}</select>
+    <button class="button button-quiet" type="submit">Set category</button>
   </form>`;
 }
 
@@ -52,9 +52,9 @@ async function renderStores(store: StoreRepo, who: ConsoleLocals, notice: Notice
   const claims = await store.monitoring.listClaims(who.account.id);
   const listed = await store.latestByHosts(claims.filter((c) => c.verifiedAt).map((c) => c.host));
   return consolePage('Stores', who, 'stores', html`<h1>Your stores</h1>
-<p>Prove you own a store to monitor it, receive its webhooks and show "owner verified" on its public report.</p>
+<p>Prove you own a store to monitor it, receive its webhooks and show “Owner verified” on its public report.</p>
 ${notice.error ? html`<p class="alert alert-error" role="alert">${notice.error}</p>` : ''}
-${notice.ok ? html`<p class="alert" role="status">${notice.ok}</p>` : ''}
+${notice.ok ? html`<p class="alert alert-ok" role="status">${notice.ok}</p>` : ''}
 ${claims.length === 0 ? html`<p class="empty">No stores yet. Claim one below.</p>` : claims.map((c) => claimCard(c, listed.get(c.host), who.csrf))}
 <h2>Claim a store</h2>
 <form method="post" action="/console/stores">
@@ -69,8 +69,13 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
   const router = Router();
   const form = sameSiteForm(config.BASE_URL, { csrf: true });
 
-  router.get('/console/stores', requireAccount, async (_req, res) => {
-    sendConsolePage(res, await renderStores(store, signedIn(res)!));
+  // After a successful "Verify now" the browser comes here by a redirect, so reloading does not post again; the
+  // notice names the host only when it is one of this account's verified stores.
+  router.get('/console/stores', requireAccount, async (req, res) => {
+    const who = signedIn(res)!;
+    const host = typeof req.query.verified === 'string' ? req.query.verified : '';
+    const claim = host ? await store.monitoring.getClaim(who.account.id, host) : null;
+    sendConsolePage(res, await renderStores(store, who, claim?.verifiedAt ? { ok: `${claim.host} is verified.` } : {}));
   });
 
   router.post('/console/stores', requireAccount, form, async (req, res) => {
@@ -106,7 +111,7 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
     }
     const result = await place.run(() => verifyHost({ store, config }, who.account.id, claim.host));
     if (!result.verified) return sendConsolePage(res, await renderStores(store, who, { error: result.message }), { status: 422 });
-    sendConsolePage(res, await renderStores(store, who, { ok: `${claim.host} is verified.` }));
+    res.redirect(303, `/console/stores?verified=${encodeURIComponent(claim.host)}`);
   });
 
   // Only the verified owner of a listed store; every refusal changes nothing stored.
@@ -116,7 +121,7 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
     const host = String(formFields(req).host ?? '');
     const claim = host ? await store.monitoring.getClaim(who.account.id, host) : null;
     if (!claim) return refuse(404, 'This account has not claimed that store.');
-    if (!claim.verifiedAt) return refuse(403, `Verify that you own ${claim.host} before setting its vertical.`);
+    if (!claim.verifiedAt) return refuse(403, `Verify that you own ${claim.host} before setting its category.`);
     const vertical = String(formFields(req).vertical ?? '');
     let done;
     try {
@@ -126,7 +131,7 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
       return refuse(400, err.message);
     }
     if (!done) return refuse(409, `${claim.host} is not in the public index (never scanned at its homepage, or delisted).`);
-    sendConsolePage(res, await renderStores(store, who, { ok: `${claim.host} is now listed in ${vertical}.` }));
+    sendConsolePage(res, await renderStores(store, who, { ok: `${claim.host} is now listed in ${verticalLabel(vertical)}.` }));
   });
   return router;
 }

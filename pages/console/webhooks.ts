@@ -23,7 +23,7 @@ interface Notice {
 
 function notice(n: Notice): SafeHtml {
   return html`${n.error ? html`<p class="alert alert-error" role="alert">${n.error}</p>` : ''}
-${n.ok ? html`<p class="alert" role="status">${n.ok}</p>` : ''}
+${n.ok ? html`<p class="alert alert-ok" role="status">${n.ok}</p>` : ''}
 ${n.secret
   ? html`<div class="card" id="new-secret" role="status">
   <h2>Signing secret</h2>
@@ -50,14 +50,14 @@ ${notice(n)}
 ${endpoints.length === 0
   ? html`<p class="empty">No endpoints yet.</p>`
   : html`<div class="table-wrap"><table class="ranking console-webhooks">
-<thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col"></th></tr></thead>
+<thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${endpoints.map((e) => html`<tr data-endpoint-id="${e.id}"><td><code>${e.url}</code></td><td>${e.events.join(', ')}</td><td>${state(e)}</td><td><a class="button button-quiet" href="/console/webhooks/${e.id}">Deliveries and settings</a></td></tr>`)}</tbody>
 </table></div>`}
 <h2>Add an endpoint</h2>
 <p class="muted">${endpoints.length} of ${MAX_ENDPOINTS_PER_ACCOUNT} endpoints in use. An https:// URL on a public address; redirects are not followed.</p>
 <form method="post" action="/console/webhooks">
   ${csrfField(who.csrf)}
-  <div class="field"><label for="url">Endpoint URL</label> <input id="url" name="url" maxlength="2048" placeholder="https://example.com/hooks/store-readiness" required></div>
+  <div class="field"><label for="url">Endpoint URL</label> <input id="url" name="url" type="url" maxlength="2048" placeholder="https://example.com/hooks/store-readiness" required></div>
   ${eventBoxes(EVENT_TYPES)}
   <p><button class="button button-primary" type="submit">Add endpoint</button></p>
 </form>`);
@@ -74,7 +74,7 @@ ${notice(n)}
   ${post('test', 'Send test event', '', 'button')}
   ${post('rotate', 'Rotate secret')}
   ${endpoint.disabledAt ? post('enable', 'Turn on again') : ''}
-  ${post('delete', 'Remove endpoint')}
+  <a class="button button-danger-quiet" href="/console/webhooks/${endpoint.id}/delete">Remove endpoint</a>
 </p>
 <h2>Events</h2>
 <form method="post" action="/console/webhooks/${endpoint.id}/events">
@@ -86,7 +86,7 @@ ${notice(n)}
 ${attempts.length === 0
   ? html`<p class="empty">Nothing sent yet. Press "Send test event" to try your receiver.</p>`
   : html`<div class="table-wrap"><table class="ranking console-deliveries">
-<thead><tr><th scope="col">Sent</th><th scope="col">Event</th><th scope="col" class="num">Attempt</th><th scope="col">Status</th><th scope="col" class="num">Duration</th><th scope="col"></th></tr></thead>
+<thead><tr><th scope="col">Sent</th><th scope="col">Event</th><th scope="col" class="num">Attempt</th><th scope="col">Status</th><th scope="col" class="num">Duration</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${attempts.map((a) => html`<tr data-message-id="${a.messageId}">
   <td>${formatTime(a.at)}</td>
   <td><code>${a.eventType}</code></td>
@@ -117,8 +117,24 @@ export function webhooksRouter(deps: { store: StoreRepo; config: Config; box: Se
     }
   }
 
-  router.get('/console/webhooks', requireAccount, async (_req, res) => {
-    sendConsolePage(res, await renderList(store, signedIn(res)!));
+  router.get('/console/webhooks', requireAccount, async (req, res) => {
+    const removed = req.query.removed === '1' ? { ok: 'The endpoint was removed: it receives no more events, and its pending deliveries were cancelled.' } : {};
+    sendConsolePage(res, await renderList(store, signedIn(res)!, removed));
+  });
+
+  // The confirmation step of a removal: what goes with the endpoint, and a button that sends it.
+  router.get('/console/webhooks/:id/delete', requireAccount, async (req, res) => {
+    const who = signedIn(res)!;
+    const endpoint = await endpointOf(res, who, String(req.params.id));
+    if (!endpoint) return;
+    const attempts = (await store.monitoring.listAttempts(endpoint.id, ATTEMPTS_KEPT_PER_ENDPOINT)).length;
+    sendConsolePage(res, consolePage('Remove endpoint', who, 'webhooks', html`<section class="card confirm-card">
+<h1>Remove the endpoint <code>${endpoint.url}</code>?</h1>
+<p>It stops receiving events at once. Deliveries still waiting to be sent are cancelled, and its signing secret and its log of ${attempts === 1 ? '1 delivery' : `${attempts} deliveries`} are deleted. Your stores, monitors and other endpoints stay as they are. This cannot be undone; you can add the URL again later with a new secret.</p>
+<form method="post" action="/console/webhooks/${endpoint.id}/delete">${csrfField(who.csrf)}
+  <button class="button button-danger" type="submit">Remove endpoint</button> <a class="button button-quiet" href="/console/webhooks/${endpoint.id}">Keep it</a>
+</form>
+</section>`));
   });
 
   router.post('/console/webhooks', requireAccount, form, async (req, res) => {
@@ -151,7 +167,7 @@ export function webhooksRouter(deps: { store: StoreRepo; config: Config; box: Se
         const status = err.code === 'NOT_FOUND' ? 404 : err.code === 'RATE_LIMITED' ? 429 : 400;
         return sendConsolePage(res, await renderEndpoint(store, who, endpoint, { error: err.message }), { status, headers: err.headers });
       }
-      if (outcome === 'gone') return void res.redirect(303, '/console/webhooks');
+      if (outcome === 'gone') return void res.redirect(303, '/console/webhooks?removed=1');
       sendConsolePage(res, await renderEndpoint(store, who, (await store.monitoring.getEndpoint(endpoint.id))!, outcome));
     });
 

@@ -6,6 +6,7 @@ import '../support/loopback-guard.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { call, startApp } from '../helpers/start-app.js';
 import { startInbox } from '../helpers/smtp.js';
 import { startFixtureStore } from '../helpers/fixture-store.js';
@@ -103,10 +104,12 @@ test('the console in Chromium: mail link, key, scan, scans page, usage = RateLim
   const refused = await call(`${app.url}/api/v1/reports`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"hosts":["nowhere.test"]}' });
   assert.equal(refused.status, 401);
 
-  // The report page's brief button opens the brief for the signed-in person.
+  // The report page's brief button opens the brief for the signed-in person; its download is the API's Markdown.
   await page.goto(`${app.url}/r/${scanId}`);
-  const [brief] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/v1/scan/${scanId}/brief.md`)), page.click('a:has-text("Agent brief (Pro)")')]);
-  assert.equal(brief.status(), 200);
+  await Promise.all([page.waitForURL(`${app.url}/console/brief/${scanId}`), page.click('a:has-text("Agent brief (Pro)")')]);
+  const [brief] = await Promise.all([page.waitForEvent('download'), page.click('a:has-text("Download the Markdown")')]);
+  assert.equal(brief.url(), `${app.url}/api/v1/scan/${scanId}/brief.md`);
+  assert.match(readFileSync((await brief.path())!, 'utf8'), /^# Agent brief/);
 
   assert.deepEqual(problems, [], 'no script errors and no CSP refusals on console pages');
 });

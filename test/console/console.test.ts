@@ -246,7 +246,10 @@ test('Pro in the browser: the brief link signs in first and comes back; a sessio
   const done = await client.confirm(link, 'brief@shop.test');
   assert.equal(done.headers.get('location'), `/console/brief/${id}`);
   const back = await client.get(`/console/brief/${id}`);
-  assert.equal(back.headers.get('location'), `/api/v1/scan/${id}/brief.md`);
+  assert.equal(back.status, 200, 'signed in, the brief is a page');
+  assert.match(back.text, new RegExp(`<a class="button button-primary" href="/api/v1/scan/${id}/brief.md" download="agent-brief-${id}.md">`));
+  assert.match(back.text, /<article class="card brief" data-testid="brief"><h1>/);
+  assert.equal((await client.get('/console/brief/999999')).status, 404);
   const brief = await client.get(`/api/v1/scan/${id}/brief.md`, { 'sec-fetch-site': 'same-origin' });
   assert.equal(brief.status, 200);
   assert.match(brief.headers.get('content-type') ?? '', /markdown/);

@@ -26,9 +26,13 @@ function captured() {
 
 test('without SMTP_URL: one warning at start, the mail with its link logged at info', async () => {
   const { lines, log } = captured();
-  const mailer = createMailer({ MAIL_FROM: 'Store Readiness <no-reply@localhost>' }, log);
+  const printed: string[] = [];
+  const mailer = createMailer({ MAIL_FROM: 'Store Readiness <no-reply@localhost>' }, log, (text) => printed.push(text));
   assert.equal(mailer.kind, 'log');
-  await mailer.send({ to: 'a@shop.test', subject: 'Sign in', text: 'http://localhost:3000/console/sign-in/confirm?token=abc' });
+  await mailer.send({ to: 'a@shop.test', subject: 'Sign in', text: 'Open this link:\nhttp://localhost:3000/console/sign-in/confirm?token=abc\nIt works once.' });
+  // In the terminal, the link stands on a line of its own, ready to copy.
+  assert.ok(printed.join('').split('\n').includes('http://localhost:3000/console/sign-in/confirm?token=abc'), printed.join(''));
+  assert.match(printed.join(''), /Mail to a@shop\.test \(not sent: SMTP_URL is unset\): Sign in/);
   await new Promise((r) => setImmediate(r));
   assert.equal(lines.filter((l) => l.level === 40).length, 1);
   assert.match(String(lines[0].msg), /SMTP_URL is not set/);

@@ -41,9 +41,15 @@ async function verifiedStore(t: test.TestContext, app: TestApp, client: ConsoleC
   const token = tokenOf(claimed.text, host);
   assert.match(token, /^srv-[0-9a-f]{32}$/);
   shop.setRoute('/', verifiedHome(token));
-  const verified = await client.post('/console/stores/verify', { csrf, host });
-  assert.equal(verified.status, 200, verified.text.slice(0, 300));
+  const posted = await client.post('/console/stores/verify', { csrf, host });
+  // Post, then redirect: reloading the page that follows does not send the form again.
+  assert.equal(posted.status, 303, posted.text.slice(0, 300));
+  assert.equal(posted.headers.get('location'), `/console/stores?verified=${encodeURIComponent(host)}`);
+  const verified = await client.get(posted.headers.get('location')!);
   assert.match(verified.text, /Owner verified since/);
+  assert.match(verified.text, /is verified\./);
+  // A link naming a store that is not this account's verified one shows no notice.
+  assert.doesNotMatch((await client.get('/console/stores?verified=evil.example')).text, /is verified\./);
   return { shop, host, token };
 }
 
@@ -86,12 +92,12 @@ test('a verified owner sets the vertical of a listed store; another account, an 
   const scan = await client.get(`/api/v1/scan?url=${encodeURIComponent(shop.url)}&vertical=apparel`);
   assert.equal(scan.status, 200, scan.text.slice(0, 300));
   const listedPage = await client.get('/console/stores');
-  assert.match(listedPage.text, /<option value="apparel" selected>apparel<\/option>/);
+  assert.match(listedPage.text, /<option value="apparel" selected>Apparel<\/option>/);
 
   const set = await client.post('/console/stores/vertical', { csrf, host, vertical: 'beauty' });
   assert.equal(set.status, 200, set.text.slice(0, 300));
-  assert.match(set.text, /is now listed in beauty/);
-  assert.match(set.text, /<option value="beauty" selected>beauty<\/option>/);
+  assert.match(set.text, /is now listed in Beauty/);
+  assert.match(set.text, /<option value="beauty" selected>Beauty<\/option>/);
   assert.equal((await app.store.latestByHost(host))?.vertical, 'beauty');
   assert.equal(await app.store.countStores('beauty'), 1);
   assert.equal(await app.store.countStores('apparel'), 0);

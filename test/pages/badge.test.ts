@@ -51,6 +51,18 @@ test('a scanned host gets "agent-ready | <score> <grade>" with nothing executabl
   assert.deepEqual(new Set(texts.map((s) => s.trim()).filter(Boolean)), new Set(['agent-ready', '72 B', 'agent-ready: 72 B']));
 });
 
+test('"agent-ready" is on the badge only when the store meets the agent-ready rule; otherwise it reads "agent readiness"', async (t) => {
+  const app = await startApp(t);
+  await saveFakeScan(app.store, { host: 'low.test', score: 28 });
+  await saveFakeScan(app.store, { host: 'stale.test', score: 88, createdAt: new Date(Date.now() - 120 * 86_400_000) });
+  await saveFakeScan(app.store, { host: 'ready.test', score: 88 });
+  const labels = async (host: string) => svgParts(await (await fetch(`${app.url}/badge/${host}.svg`)).text()).texts.map((s) => s.trim()).filter(Boolean);
+  assert.deepEqual(new Set(await labels('low.test')), new Set(['agent readiness', '28 E', 'agent readiness: 28 E']));
+  assert.deepEqual(new Set(await labels('stale.test')), new Set(['agent readiness', '88 A', 'agent readiness: 88 A']), 'older than 90 days');
+  assert.deepEqual(new Set(await labels('ready.test')), new Set(['agent-ready', '88 A', 'agent-ready: 88 A']));
+  assert.ok(!(await labels('nowhere.test')).some((s) => s.includes('agent-ready')), 'not scanned is not agent-ready');
+});
+
 test('badge headers follow security.md O2', async (t) => {
   const app = await startApp(t);
   await saveFakeScan(app.store, { host: 'shop.test', score: 90 });

@@ -8,8 +8,10 @@ import { startApp } from '../helpers/start-app.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { startFixtureStore } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
+import { AppError } from '../../lib/errors.js';
+import { plainError } from '../../pages/home-page.js';
 
-const FORM_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const FORM_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 function post(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
   return fetch(`${url}/scan`, {
@@ -60,7 +62,9 @@ test('the home page explains the service, shows the form, the top 10 stores and 
   for (const link of ['/api/v1', '/openapi.json', '/mcp', '/llms.txt', '/auth.md', '/.well-known/mcp/server-card.json']) {
     assert.ok(body.includes(`href="${link}"`), link);
   }
-  assert.doesNotMatch(body, /<script|style=/i);
+  // One script, from this origin (scan progress); nothing inline.
+  assert.deepEqual(body.match(/<script[^>]*>/gi), [body.match(/<script src="\/assets\/scan\.js\?v=[0-9a-f]{12}">/)?.[0]]);
+  assert.doesNotMatch(body, /style=|<script>/i);
 });
 
 test('?url= and ?vertical= prefill the form (escaped), and start nothing', async (t) => {
@@ -188,4 +192,15 @@ test('form posts refused before a scan starts spend no scan quota (they are judg
   const scan = await post(app.url, { url: fixture.url });
   assert.equal(scan.status, 303, 'the hour\'s only scan is still there');
   assert.equal((await post(app.url, { url: fixture.url })).status, 429);
+});
+
+test('a failed scan names the next step: the certificate, the name, or signing in for a larger quota', () => {
+  const unreachable = (why: string) => plainError(new AppError('STORE_UNREACHABLE', `The store could not be reached (${why}).`), { url: 'shop.example' });
+  assert.match(unreachable('self-signed certificate').detail ?? '', /certificate could not be trusted/);
+  assert.doesNotMatch(unreachable('self-signed certificate').detail ?? '', /typos/);
+  assert.match(unreachable('getaddrinfo ENOTFOUND shop.example').detail ?? '', /does not resolve.*typos/);
+  assert.match(unreachable('connect ECONNREFUSED 203.0.113.9:443').detail ?? '', /refused/);
+  const limited = plainError(new AppError('RATE_LIMITED', 'Too many scans.', undefined, { 'Retry-After': '60' }), {});
+  assert.match(limited.detail ?? '', /1 minute|60 seconds/);
+  assert.deepEqual(limited.next, { href: '/console/sign-in', label: 'Sign in for a larger quota' });
 });

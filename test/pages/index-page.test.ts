@@ -6,7 +6,7 @@ import { startApp } from '../helpers/start-app.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { VERTICALS } from '../../schemas/params.js';
 
-const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const rowsOf = (body: string) =>
   [...body.matchAll(/<tr>\s*<td>#(\d+)<\/td>\s*<td><a href="\/r\/(\d+)">([^<]+)<\/a>/g)].map((m) => ({

@@ -60,7 +60,7 @@ test('negotiation: Markdown only when preferred to HTML; both answers carry Vary
       assert.equal(res.status, 200, `${path} ${accept}`);
       const type = res.headers.get('content-type') ?? '';
       assert.equal(type, expected === 'markdown' ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8', `${path} ${accept}`);
-      assert.equal(res.headers.get('vary'), 'Accept', `${path} ${accept}`);
+      assert.equal(res.headers.get('vary'), 'Accept, Accept-Encoding', `${path} ${accept}`);
       const link = res.headers.get('link') ?? '';
       const other = expected === 'markdown' ? 'text/html' : 'text/markdown';
       assert.ok(link.includes(`<${BASE}${path}>; rel="alternate"; type="${other}"`), `${path}: ${link}`);
@@ -177,7 +177,7 @@ test('unknown, malformed and delisted reports: a Markdown 404 for Markdown clien
     const res = await call(`${app.url}${path}`, { headers: MD });
     assert.equal(res.status, 404, path);
     assert.equal(res.headers.get('content-type'), 'text/markdown; charset=utf-8');
-    assert.equal(res.headers.get('vary'), 'Accept');
+    assert.equal(res.headers.get('vary'), 'Accept, Accept-Encoding');
     assert.match(res.text, /^# Report not found\n/);
     assert.equal((await call(`${app.url}${path}`)).headers.get('content-type'), 'text/html; charset=utf-8');
   }

@@ -20,9 +20,12 @@ test('a report shows what changed since the scan before it, the other scans, and
   assert.match(page.text, /data-testid="score-change">Score 82 → 35 \(<strong>−47<\/strong>\), grade B → E/);
   const row = /<tr data-check="access_live_agents_robots">([\s\S]*?)<\/tr>/.exec(page.text)?.[1] ?? '';
   assert.match(row, /status-pass">pass<[\s\S]*status-fail">fail<[\s\S]*6 → 0 of 6/);
-  assert.match(page.text, new RegExp(`<a href="/r/${first.scan_id}">Scan #${first.scan_id}</a>`));
+  assert.match(page.text, new RegExp(`<a href="/r/${first.scan_id}">Report ID ${first.scan_id}</a>`));
   assert.match(page.text, /<span class="tag">this report<\/span>/);
-  assert.match(page.text, /data-testid="owner-verified">Not verified by the store's owner/);
+  assert.match(page.text, /data-testid="owner-verified">No: the store's owner has not proved ownership here yet/);
+  assert.doesNotMatch(page.text, /data-testid="newer-scan"/, 'the latest report has no newer-scan notice');
+  // The older report says a newer scan exists, with its numbers, and links to it.
+  assert.match(firstPage.text, new RegExp(`data-testid="newer-scan"[\\s\\S]*scored <strong>35</strong> \\(grade E\\)[\\s\\S]*<a class="button" href="/r/${second.scan_id}">See the latest report</a>`));
   assert.match(page.text, /data-testid="agent-ready-verified">No:/);
 });
 

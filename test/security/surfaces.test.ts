@@ -18,7 +18,7 @@ import { ERROR_STATUS } from '../../lib/errors.js';
 import type { StoreRepo } from '../../store/repo.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
-const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const BASE_URL = 'https://readiness.example';
 const STACK_OR_PATH = /\n\s+at |\bat [\w.<>]+ \(|\/work\/|node_modules|\.ts:\d+/;
 

@@ -17,6 +17,17 @@ export default defineCheck({
   failureTitle: 'Allow AI shopping agents in robots.txt',
   why: 'OAI-SearchBot, ChatGPT-User, Claude-User, PerplexityBot and their peers obey robots.txt; if they may not fetch your pages, your products never appear in their shopping answers.',
   how: 'Add explicit groups for `OAI-SearchBot`, `ChatGPT-User`, `Claude-SearchBot`, `Claude-User`, `PerplexityBot` and `Perplexity-User` with `Allow: /` (and your usual `Disallow: /cart`, `/checkout`, `/account` lines, because named groups do not inherit from `*`). If you want to refuse training, disallow only `GPTBot`, `ClaudeBot`, `Google-Extended`, `CCBot` and similar — that keeps you visible in ChatGPT, Claude and Perplexity shopping answers.',
+  fix: {
+    plain: 'Let the AI assistants that shop for people (ChatGPT, Claude, Perplexity) into your store; today your robots.txt turns them away.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'Online Store → Themes → Edit code → add the template robots.txt.liquid if it is missing, and add the lines below after the default rules.',
+      woocommerce: 'Edit robots.txt with your SEO plugin (Yoast: Tools → File editor; Rank Math: General settings → Edit robots.txt) and add the lines below.',
+      bigcommerce: 'Settings → Website → Search engine robots: add the lines below to the storefront rules.',
+      custom: 'Add the lines below to the robots.txt at the root of your site.',
+    },
+    snippet: 'User-agent: OAI-SearchBot\nUser-agent: ChatGPT-User\nUser-agent: Claude-SearchBot\nUser-agent: Claude-User\nUser-agent: PerplexityBot\nUser-agent: Perplexity-User\nAllow: /\nDisallow: /cart\nDisallow: /checkout\nDisallow: /account',
+  },
   hardBlock: 'H1',
   run(a) {
     const status = statusOf(a.robotsTxt);

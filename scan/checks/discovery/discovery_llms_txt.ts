@@ -39,6 +39,17 @@ export default defineCheck({
   failureTitle: 'Publish an llms.txt for your store',
   why: 'llms.txt gives an agent a one-file map of what you sell and where your policies are. We require the llmstxt.org structure (H1, `>` summary, `##` link sections) and count a 404 as a failure, stricter than Lighthouse, which needs only an H1, a link and 50 characters and treats a 4xx as not applicable.',
   how: 'Create `/llms.txt` in Markdown: an `# Store name` H1, a `> ` one-paragraph summary (what you sell, where you ship, currency), then `## Products`, `## Policies`, `## Support` sections listing `- [Title](https://…): note` links to key collections, best sellers, shipping, returns and contact pages. Serve it as `text/plain` or `text/markdown`, never as an HTML page.',
+  fix: {
+    plain: 'Publish a short guide to your store for AI assistants: what you sell, where you ship, and links to your key pages.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'Shopify cannot serve a file at /llms.txt from the theme: use an app that publishes llms.txt, or a redirect from /llms.txt to a file under Content → Files.',
+      woocommerce: 'Upload llms.txt to the root of your site (next to wp-config.php) over SFTP, or use a plugin that generates it.',
+      bigcommerce: 'Upload llms.txt to the root folder over WebDAV (Server settings → File access).',
+      custom: 'Put llms.txt at the root of your site, served as plain text. Start from the outline below.',
+    },
+    snippet: '# Your store name\n\n> What you sell, for whom, where you ship and in which currency.\n\n## Products\n\n- [Best sellers](https://your-store.example/collections/best-sellers): our most popular products\n\n## Policies\n\n- [Shipping](https://your-store.example/shipping): costs and delivery times\n- [Returns](https://your-store.example/returns): return window and how to return\n\n## Support\n\n- [Contact](https://your-store.example/contact): e-mail and phone',
+  },
   run(a) {
     const res = responseOf(a.llmsTxt);
     if (!res || !is2xx(res.status)) return { status: 'fail', evidence: `llms.txt ${describe(a.llmsTxt)}.` };

@@ -26,6 +26,17 @@ export default defineCheck({
   failureTitle: 'Publish an XML sitemap and declare it',
   why: 'A sitemap is how crawlers and agents find every product without following links; declaring it in robots.txt is where they look first.',
   how: 'Serve a sitemap (or a sitemap index with a product sitemap) following sitemaps.org — absolute URLs, `lastmod`, ≤50,000 URLs per file — and add `Sitemap: https://your-store/sitemap.xml` to robots.txt.',
+  fix: {
+    plain: 'Give agents a list of all your product pages, so they find your whole catalogue and not just what the home page links to.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'Nothing to do: Shopify publishes /sitemap.xml for you. Check that robots.txt still points to it.',
+      woocommerce: 'Turn on the sitemap of WordPress or of your SEO plugin (Yoast: SEO → Settings → XML sitemaps) and check it lists products.',
+      bigcommerce: 'Nothing to do: BigCommerce publishes /xmlsitemap.php. Add it to robots.txt if it is missing.',
+      custom: 'Generate a sitemap of every product URL and add the line below to robots.txt.',
+    },
+    snippet: 'Sitemap: https://your-store.example/sitemap.xml',
+  },
   run(a) {
     const kind = sitemapKind(a.sitemap);
     const where = describe(a.sitemap);

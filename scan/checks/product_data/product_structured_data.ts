@@ -14,6 +14,16 @@ export default defineCheck({
   failureTitle: 'Add Product JSON-LD to every product page',
   why: 'Agents read price, stock and identifiers from Product structured data; without it they guess from page text or skip the product.',
   how: 'Emit a `<script type="application/ld+json">` block with `"@type": "Product"` (or `ProductGroup` with `hasVariant` for variants) in the server-rendered HTML. Microdata works for Google but JSON-LD is what most agents parse first; make sure the block is valid JSON (no trailing commas).',
+  fix: {
+    plain: 'Describe each product in a form machines read (name, price, stock), so an agent does not have to guess from your page design.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'Most current themes include it: switch to an up-to-date theme (Dawn or newer), or add a product structured data app.',
+      woocommerce: 'WooCommerce adds it on product pages; make sure no plugin or theme removes it, or let your SEO plugin (Yoast, Rank Math) output it.',
+      bigcommerce: 'Cornerstone-based themes include it; on an older or custom theme, add it to the product template.',
+      custom: 'Add a JSON-LD Product block to your product page template, filled from the same data as the visible price and stock.',
+    },
+  },
   run(a) {
     return aggregatePdps(a, ({ product, page }) => {
       const markup = product?.markup ?? 'none';

@@ -17,6 +17,17 @@ export default defineCheck({
   failureTitle: 'Serve HTTPS with HSTS',
   why: 'Agent platforms and payment flows refuse plain HTTP; HSTS makes sure a shopper handed your link never lands on an insecure page.',
   how: 'Redirect all http requests to https and send `Strict-Transport-Security: max-age=31536000; includeSubDomains`; agent platforms and payment flows refuse plain HTTP.',
+  fix: {
+    plain: 'Make every page of your store open over a secure connection, so agents and payment providers trust it.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'Nothing to install: Shopify serves every store over HTTPS. In Settings → Domains, make sure your primary domain shows SSL as active.',
+      woocommerce: 'Ask your host to turn on a free certificate (Let’s Encrypt), then set both addresses in Settings → General to https://.',
+      bigcommerce: 'In Settings → Security & privacy, set the storefront to use HTTPS on all pages (the certificate is included).',
+      custom: 'Install a certificate (Let’s Encrypt is free), redirect http:// to https:// and add the header below.',
+    },
+    snippet: 'Strict-Transport-Security: max-age=31536000; includeSubDomains',
+  },
   run(a) {
     const res = responseOf(a.home);
     const url = res?.url ?? (a.home.ok ? a.home.res.url : a.home.url);

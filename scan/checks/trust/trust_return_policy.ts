@@ -28,6 +28,16 @@ export default defineCheck({
   failureTitle: 'Publish your return policy as structured data',
   why: 'Shoppers ask agents whether they can return an item; a MerchantReturnPolicy node answers that without the agent reading legal prose.',
   how: 'Add a `MerchantReturnPolicy` to `Organization` (or to each `Offer` via `hasMerchantReturnPolicy`) with `applicableCountry`, `returnPolicyCategory` (e.g. `MerchantReturnFiniteReturnWindow`), `merchantReturnDays`, `returnMethod` and `returnFees`, and link a plain-HTML returns page from the footer.',
+  fix: {
+    plain: 'State your return policy where agents can read it (return window, how, and who pays), so they can tell shoppers before buying.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'Settings → Policies: fill in the return rules (window, fees, method); Shopify publishes them for agents and links the policy page.',
+      woocommerce: 'Publish a returns page, link it from the footer, and add the return policy to your structured data with your SEO plugin or theme.',
+      bigcommerce: 'Publish a returns page and link it from the footer; add the return policy to the product structured data in the theme.',
+      custom: 'Publish a returns page linked from the footer, and add a MerchantReturnPolicy to your Organization or product data.',
+    },
+  },
   run(a) {
     const policies = entitiesOf(siteEntities(a), ['MerchantReturnPolicy']);
     const good = policies.find(complete);

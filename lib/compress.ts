@@ -1,0 +1,13 @@
+// Gzip/deflate/brotli for what people and agents read: HTML pages, JSON answers and Markdown, by the client's
+// Accept-Encoding (the `compression` middleware, which also sends Vary: Accept-Encoding). Event streams are never
+// compressed: a gzip stream would hold MCP's server-sent events back until a buffer fills.
+import compression from 'compression';
+import type { RequestHandler } from 'express';
+
+const COMPRESSED_TYPES = /^(text\/html|text\/markdown|text\/plain|text\/css|text\/javascript|application\/([a-z0-9.-]+\+)?json)\s*(;|$)/i;
+
+export function compressText(): RequestHandler {
+  return compression({
+    filter: (_req, res) => COMPRESSED_TYPES.test(String(res.getHeader('Content-Type') ?? '')),
+  });
+}
