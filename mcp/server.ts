@@ -291,7 +291,8 @@ export function registerResources(server: McpServer, resources: ResourceDef[], t
     server.registerResource(t.name, template, { title: t.title, description: t.description, mimeType: t.mimeType }, async (uri, vars) => {
       const parsed = t.variables.safeParse(decodeVariables(vars));
       if (!parsed.success) throw invalid(parsed.error);
-      return { contents: [{ uri: uri.href, mimeType: t.mimeType, text: await answering(log, t.name, () => t.read(parsed.data, ctx)) }] };
+      const text = await answering(log, t.name, () => t.read(parsed.data, ctx));
+      return { contents: [{ uri: uri.href, mimeType: t.mimeType, text: t.storeText ? `${UNTRUSTED_NOTE}\n\n${text}` : text }] };
     });
   }
 }
