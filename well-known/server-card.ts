@@ -8,7 +8,7 @@
 // (reverse-DNS name, remotes[], capabilities) and still listing the MCP tools — harmless for readers that ignore
 // them, useful for those that want them before connecting. No `$schema` is claimed, since the card schema is
 // versioned in place upstream and ours lists tools. No card at `/mcp/server-card`: one card, one URL, less drift.
-import { MCP_INSTRUCTIONS, MCP_SERVER_INFO, mcpTools } from '../mcp/server.js';
+import { MCP_CAPABILITIES, MCP_INSTRUCTIONS, MCP_SERVER_INFO, mcpTools } from '../mcp/server.js';
 import { MCP_PATH } from '../lib/links.js';
 import { inputJsonSchema } from './function-defs.js';
 import { RESOURCES, RESOURCE_TEMPLATES } from '../tools/resources/index.js';
@@ -47,8 +47,8 @@ export function serverCard(baseUrl: string) {
     websiteUrl: baseUrl,
     remotes: [{ type: 'streamable-http', url: `${baseUrl}${MCP_PATH}`, authentication: NO_AUTH }],
     authentication: NO_AUTH,
-    // What initialize answers (the SDK's defaults for servers with tools, resources, prompts and completions).
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {} },
+    // What initialize and server/discover answer.
+    capabilities: MCP_CAPABILITIES,
     tools: mcpTools().map((t) => ({
       name: t.name,
       title: t.title,
