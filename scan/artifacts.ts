@@ -153,6 +153,8 @@ export interface McpProbe {
   jsonRpcError: string | null;
   toolsList: Resource | null; // POST tools/list
   tools: string[]; // tool names
+  /** GET <endpoint>/server-card (the card's reserved home), asked only when no catalog or well-known card named an endpoint. */
+  card?: Resource;
 }
 
 export interface Artifacts {

@@ -165,6 +165,14 @@ export function onStoreSite(endpoint: string, storeUrls: readonly string[]): boo
   return site !== null && storeUrls.some((u) => siteOf(u) === site);
 }
 
+/** `<streamable-http-url>/server-card`: where the MCP server-card extension reserves a card's default home. */
+export function cardUrlOf(endpoint: string): string {
+  const u = new URL(endpoint);
+  u.pathname = `${u.pathname.replace(/\/+$/, '')}/server-card`;
+  u.search = '';
+  return u.href;
+}
+
 export const OFF_SITE_DETAIL = 'on another site than the store: not probed';
 
 /** The current MCP revision: stateless, every request carries its version in `_meta` and the Mcp-Method header. */
