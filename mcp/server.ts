@@ -14,6 +14,7 @@ import {
   ProtocolErrorCode,
   ResourceTemplate,
   completable,
+  SUPPORTED_PROTOCOL_VERSIONS,
   createMcpHandler,
   isLegacyRequest,
   type McpHandlerRequestOptions,
@@ -43,11 +44,17 @@ import { carriesStoreText, quotedStoreText, UNTRUSTED_NOTE } from './untrusted-t
 /** Deepest JSON nesting accepted; real MCP messages stay under 10. Checked on the raw bytes before JSON.parse. */
 export const MCP_MAX_JSON_DEPTH = 64;
 
+/** The current MCP revision, served through the SDK's per-request handler. */
+export const MCP_CURRENT_REVISION = '2026-07-28';
+
 export const MCP_SERVER_INFO = { name: 'store-readiness', title: 'Store Readiness', version: SERVICE_VERSION };
 export const MCP_INSTRUCTIONS =
   'Agent-readiness scores of e-commerce stores: can an AI shopping agent find, understand and buy there? ' +
   'These tools read stored scan results only and never contact or scan a store. A store that was never scanned ' +
   'returns an error whose next_action names the scan endpoint, which is meant for merchants auditing their own store.';
+
+/** The protocol revisions POST /mcp serves: the current one, and the 2025 ones (and older) through the 2025 leg. */
+export const MCP_REVISIONS: readonly string[] = [MCP_CURRENT_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS];
 
 /** The tools MCP lists, in tools/index.ts order. */
 export const mcpTools = (): AnyTool[] => TOOLS.filter((t) => t.expose.includes('mcp'));
