@@ -18,6 +18,7 @@ import {
   createMcpHandler,
   isLegacyRequest,
   type McpHandlerRequestOptions,
+  type StandardSchemaWithJSON,
   type CacheHint,
   type CallToolResult,
   type CompleteResourceTemplateCallback,
@@ -39,6 +40,7 @@ import { PROMPTS } from '../tools/prompts/index.js';
 import type { AnyPrompt } from '../tools/prompts/prompt.js';
 import { complete } from '../tools/complete.js';
 import { jsonLegacyLeg } from './legacy-leg.js';
+import { serverPool } from './server-pool.js';
 import { carriesStoreText, quotedStoreText, UNTRUSTED_NOTE } from './untrusted-text.js';
 
 /** Deepest JSON nesting accepted; real MCP messages stay under 10. Checked on the raw bytes before JSON.parse. */
@@ -215,16 +217,50 @@ function wrap(tool: AnyTool, contextFor: (tool: AnyTool) => ToolContext) {
   };
 }
 
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * A tool schema whose JSON Schema is converted once per process. The SDK converts a zod schema afresh for every new
+ * server, and it builds one per request: converting the report's output schema on every tools/call cost more than
+ * the rest of the call (bench: MCP tools/call). Validation stays zod's own.
+ */
+function convertedOnce(schema: z.ZodType): StandardSchemaWithJSON {
+  const std = schema['~standard'];
+  const converted = new Map<string, Record<string, unknown>>();
+  const once = (io: 'input' | 'output') => (options: { target: string }) => {
+    const key = `${io} ${options.target}`;
+    let json = converted.get(key);
+    // Frozen: every server gets the same object, so none may change it (a test would throw if the SDK tried).
+    if (!json) converted.set(key, (json = deepFreeze(std.jsonSchema[io](options as Parameters<typeof std.jsonSchema.input>[0]))));
+    return json;
+  };
+  return { '~standard': { version: 1, vendor: std.vendor, validate: (value) => std.validate(value), jsonSchema: { input: once('input'), output: once('output') } } };
+}
+
+const toolSchemas = new WeakMap<AnyTool, { input: StandardSchemaWithJSON; output: StandardSchemaWithJSON }>();
+function schemasOf(tool: AnyTool): { input: StandardSchemaWithJSON; output: StandardSchemaWithJSON } {
+  let schemas = toolSchemas.get(tool);
+  if (!schemas) toolSchemas.set(tool, (schemas = { input: convertedOnce(inlineTopLevel(tool.input)), output: convertedOnce(inlineTopLevel(tool.output)) }));
+  return schemas;
+}
+
 /** Registers every MCP tool on one server. The only place tool declarations meet the SDK. */
 export function registerTools(server: McpServer, tools: AnyTool[], contextFor: (tool: AnyTool) => ToolContext): void {
   for (const tool of tools) {
+    const schemas = schemasOf(tool);
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: inlineTopLevel(tool.input),
-        outputSchema: inlineTopLevel(tool.output),
+        inputSchema: schemas.input,
+        outputSchema: schemas.output,
         annotations: { ...tool.annotations },
       },
       wrap(tool, contextFor),
@@ -361,19 +397,20 @@ export function mcpRouter(deps: McpDeps): Router {
     if (!contextFor) throw new Error(`no request context for MCP tool ${tool.name}`);
     return contextFor(tool);
   };
-  const factory = () => buildServer(deps, contextOf, readContext);
+  const build = () => buildServer(deps, contextOf, readContext);
+  const modernServer = serverPool(build);
 
   // 2026-07-28 requests (server/discover, the _meta envelope, the Mcp-Method header) go to the SDK's handler, the
   // rest to the 2025 leg (mcp/legacy-leg.ts), routed by the SDK's own classification. A result is one JSON body
   // ('auto' streams only when a handler sends something before its result, which none does).
-  const modern = createMcpHandler(factory, {
+  const modern = createMcpHandler(modernServer, {
     legacy: 'reject',
     responseMode: 'auto',
     maxSubscriptions: MCP_MAX_SUBSCRIPTIONS,
     maxRequestBodySize: MCP_BODY_LIMIT_BYTES,
     onerror: (err) => deps.log.debug({ err: err.message }, 'MCP request refused'),
   });
-  const legacy = jsonLegacyLeg(factory);
+  const legacy = jsonLegacyLeg(serverPool(build));
   const node = toNodeHandler(
     {
       fetch: async (request: globalThis.Request, options?: McpHandlerRequestOptions) =>
