@@ -1,5 +1,6 @@
 // The 2025 leg of POST /mcp: a 2025-06-18 or 2025-11-25 request (no 2026-07-28 `_meta` envelope) is answered by a
-// fresh server from the same definition as the 2026-07-28 path, over the SDK's stateless Streamable HTTP transport.
+// server of its own (from the 2025 pool, mcp/server-pool.ts) built from the same definition as the 2026-07-28 path,
+// over the SDK's stateless Streamable HTTP transport.
 // The SDK's own fallback (createMcpHandler's legacy: 'stateless') answers as an SSE stream and refuses a POST whose
 // Accept header does not name both media types; this endpoint has always answered one JSON body to every POST,
 // and 2025 clients keep getting exactly that.

@@ -373,9 +373,8 @@ const CACHE_HINTS = {
 export const MCP_CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} };
 
 /**
- * The one server definition both revisions are served from: every tool, resource, prompt and completion. Built for
- * each request, as the SDK's per-request handler wants; `tools` is the tools/list answer computed once, since the
- * SDK would otherwise convert every zod schema to JSON Schema again on each new server.
+ * The one server definition both revisions are served from: every tool, resource, prompt and completion. The SDK's
+ * per-request handler takes one server per request; idle ones are reused (mcp/server-pool.ts).
  */
 function buildServer(deps: McpDeps, contextFor: (tool: AnyTool) => ToolContext, readContext: ReadContext): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS, capabilities: MCP_CAPABILITIES, maxToolInputElements: 1000, cacheHints: CACHE_HINTS });
