@@ -1,29 +1,29 @@
-// POST /mcp: the MCP server (docs/architecture.md "An MCP call"), stateless Streamable HTTP with JSON answers. One McpServer
-// for the life of the process, connected to a RequestMux (mcp/request-mux.ts) that gives every request an id of
-// its own: overlapping requests from different clients never meet, whatever ids they send. This file is the ONE
-// adapter from declarations to the SDK: every tool with expose ∋ 'mcp' goes through registerTools() and wrap(),
-// every resource and prompt through registerResources() and registerPrompts(). In front of the SDK sit the guards
-// of docs/security.md O5: Origin check, POST only, 64 KiB body, nesting cap, no batches, JSON-RPC errors
-// instead of HTML.
+// POST /mcp: the MCP server (docs/architecture.md "An MCP call"), stateless Streamable HTTP with JSON answers, for
+// MCP 2026-07-28 and for 2025-06-18 / 2025-11-25 clients from one server definition (buildServer), served by the
+// official SDK's per-request handler: a server of its own for every request, so overlapping requests never meet,
+// whatever ids they send. This file is the ONE adapter from declarations to the SDK: every tool with expose ∋ 'mcp'
+// goes through registerTools() and wrap(), every resource and prompt through registerResources() and
+// registerPrompts(). In front of the SDK sit the guards of docs/security.md O5, on both revisions: Origin check,
+// POST only, 64 KiB body, nesting cap, no batches, JSON-RPC errors instead of HTML.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
-import { McpServer, ResourceTemplate, type CompleteResourceTemplateCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  ErrorCode,
-  JSONRPCMessageSchema,
-  isJSONRPCRequest,
-  ListToolsRequestSchema,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceTemplate,
+  completable,
   SUPPORTED_PROTOCOL_VERSIONS,
+  createMcpHandler,
+  isLegacyRequest,
+  type McpHandlerRequestOptions,
+  type StandardSchemaWithJSON,
+  type CacheHint,
   type CallToolResult,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-  type ListToolsResult,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+  type CompleteResourceTemplateCallback,
+} from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { z } from 'zod';
 import type { Config } from '../lib/config.js';
 import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from '../lib/errors.js';
@@ -39,17 +39,24 @@ import type { AnyResourceTemplate, Completion, PublicDocuments, ReadContext, Res
 import { PROMPTS } from '../tools/prompts/index.js';
 import type { AnyPrompt } from '../tools/prompts/prompt.js';
 import { complete } from '../tools/complete.js';
-import { RequestMux } from './request-mux.js';
+import { jsonLegacyLeg } from './legacy-leg.js';
+import { serverPool } from './server-pool.js';
 import { carriesStoreText, quotedStoreText, UNTRUSTED_NOTE } from './untrusted-text.js';
 
 /** Deepest JSON nesting accepted; real MCP messages stay under 10. Checked on the raw bytes before JSON.parse. */
 export const MCP_MAX_JSON_DEPTH = 64;
+
+/** The current MCP revision, served through the SDK's per-request handler. */
+export const MCP_CURRENT_REVISION = '2026-07-28';
 
 export const MCP_SERVER_INFO = { name: 'store-readiness', title: 'Store Readiness', version: SERVICE_VERSION };
 export const MCP_INSTRUCTIONS =
   'Agent-readiness scores of e-commerce stores: can an AI shopping agent find, understand and buy there? ' +
   'These tools read stored scan results only and never contact or scan a store. A store that was never scanned ' +
   'returns an error whose next_action names the scan endpoint, which is meant for merchants auditing their own store.';
+
+/** The protocol revisions POST /mcp serves: the current one, and the 2025 ones (and older) through the 2025 leg. */
+export const MCP_REVISIONS: readonly string[] = [MCP_CURRENT_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS];
 
 /** The tools MCP lists, in tools/index.ts order. */
 export const mcpTools = (): AnyTool[] => TOOLS.filter((t) => t.expose.includes('mcp'));
@@ -62,8 +69,6 @@ export interface McpDeps {
   documents: PublicDocuments;
   scanOverrides?: ToolContext['scanOverrides'];
 }
-
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 type JsonRpcId = string | number | null;
 
@@ -192,9 +197,9 @@ const errorResult = (err: AppError): CallToolResult => ({
 });
 
 /** The handler adapter: plain data → content + structuredContent; AppError → isError with next_action; else generic. */
-function wrap(tool: AnyTool, contextFor: (tool: AnyTool, extra: Extra) => ToolContext) {
-  return async (args: unknown, extra: Extra): Promise<CallToolResult> => {
-    const ctx = contextFor(tool, extra);
+function wrap(tool: AnyTool, contextFor: (tool: AnyTool) => ToolContext) {
+  return async (args: unknown): Promise<CallToolResult> => {
+    const ctx = contextFor(tool);
     try {
       const data = await tool.handler(args, ctx);
       // Parse (not just check) so structuredContent holds exactly the declared fields: the output schema the
@@ -212,23 +217,6 @@ function wrap(tool: AnyTool, contextFor: (tool: AnyTool, extra: Extra) => ToolCo
   };
 }
 
-/** Registers every MCP tool on one server. The only place tool declarations meet the SDK. */
-export function registerTools(server: McpServer, tools: AnyTool[], contextFor: (tool: AnyTool, extra: Extra) => ToolContext): void {
-  for (const tool of tools) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: inlineTopLevel(tool.input),
-        outputSchema: inlineTopLevel(tool.output),
-        annotations: { ...tool.annotations },
-      },
-      wrap(tool, contextFor),
-    );
-  }
-}
-
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -237,10 +225,56 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** An error the SDK sends as it is: a JSON-RPC code, our message, and the tools' error body (next_action) as data. */
-const rpcError = (code: number, message: string, data?: unknown): Error => Object.assign(new Error(message), { code, data });
+/**
+ * A tool schema whose JSON Schema is converted once per process. The SDK converts a zod schema afresh for every new
+ * server, and it builds one per request: converting the report's output schema on every tools/call cost more than
+ * the rest of the call (bench: MCP tools/call). Validation stays zod's own.
+ */
+function convertedOnce(schema: z.ZodType): StandardSchemaWithJSON {
+  const std = schema['~standard'];
+  const converted = new Map<string, Record<string, unknown>>();
+  const once = (io: 'input' | 'output') => (options: { target: string }) => {
+    const key = `${io} ${options.target}`;
+    let json = converted.get(key);
+    // Frozen: every server gets the same object, so none may change it (a test would throw if the SDK tried).
+    if (!json) converted.set(key, (json = deepFreeze(std.jsonSchema[io](options as Parameters<typeof std.jsonSchema.input>[0]))));
+    return json;
+  };
+  return { '~standard': { version: 1, vendor: std.vendor, validate: (value) => std.validate(value), jsonSchema: { input: once('input'), output: once('output') } } };
+}
 
-/** MCP's code for an unknown resource (a store with no public report). */
+const toolSchemas = new WeakMap<AnyTool, { input: StandardSchemaWithJSON; output: StandardSchemaWithJSON }>();
+function schemasOf(tool: AnyTool): { input: StandardSchemaWithJSON; output: StandardSchemaWithJSON } {
+  let schemas = toolSchemas.get(tool);
+  if (!schemas) toolSchemas.set(tool, (schemas = { input: convertedOnce(inlineTopLevel(tool.input)), output: convertedOnce(inlineTopLevel(tool.output)) }));
+  return schemas;
+}
+
+/** Registers every MCP tool on one server. The only place tool declarations meet the SDK. */
+export function registerTools(server: McpServer, tools: AnyTool[], contextFor: (tool: AnyTool) => ToolContext): void {
+  for (const tool of tools) {
+    const schemas = schemasOf(tool);
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: schemas.input,
+        outputSchema: schemas.output,
+        annotations: { ...tool.annotations },
+      },
+      wrap(tool, contextFor),
+    );
+  }
+}
+
+/** An error the SDK sends as it is: a JSON-RPC code, our message, and the tools' error body (next_action) as data. */
+const rpcError = (code: number, message: string, data?: unknown): Error => new ProtocolError(code, message, data);
+
+/**
+ * MCP's 2025 code for an unknown resource (a store with no public report). The SDK sends it as -32602 on every
+ * revision, as 2026-07-28 requires (clients are told to accept either).
+ */
 const RESOURCE_NOT_FOUND = -32002;
 
 /** Runs a resource read or prompt render: AppError → JSON-RPC error carrying the tools' error body; else generic. */
@@ -250,16 +284,16 @@ async function answering<T>(log: Logger, what: string, run: () => Promise<T>): P
   } catch (err) {
     const known = toAppError(err);
     if (known && known.status < 500) {
-      throw rpcError(known.status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, known.message, toErrorBody(known));
+      throw rpcError(known.status === 404 ? RESOURCE_NOT_FOUND : ProtocolErrorCode.InvalidParams, known.message, toErrorBody(known));
     }
     log.error({ err, what }, 'MCP read failed');
-    throw rpcError(ErrorCode.InternalError, GENERIC_INTERNAL_MESSAGE);
+    throw rpcError(ProtocolErrorCode.InternalError, GENERIC_INTERNAL_MESSAGE);
   }
 }
 
 /** Zod's message for bad arguments, the same wording tools give. */
 const invalid = (error: z.ZodError): Error =>
-  rpcError(ErrorCode.InvalidParams, `Invalid arguments: ${error.issues.map((i) => `${i.path.join('.') || 'argument'}: ${i.message}`).join('; ')}`);
+  rpcError(ProtocolErrorCode.InvalidParams, `Invalid arguments: ${error.issues.map((i) => `${i.path.join('.') || 'argument'}: ${i.message}`).join('; ')}`);
 
 const completer = (kind: Completion, store: StoreRepo) => async (value: unknown) => complete(kind, store, typeof value === 'string' ? value : '');
 
@@ -291,7 +325,8 @@ export function registerResources(server: McpServer, resources: ResourceDef[], t
     server.registerResource(t.name, template, { title: t.title, description: t.description, mimeType: t.mimeType }, async (uri, vars) => {
       const parsed = t.variables.safeParse(decodeVariables(vars));
       if (!parsed.success) throw invalid(parsed.error);
-      return { contents: [{ uri: uri.href, mimeType: t.mimeType, text: await answering(log, t.name, () => t.read(parsed.data, ctx)) }] };
+      const text = await answering(log, t.name, () => t.read(parsed.data, ctx));
+      return { contents: [{ uri: uri.href, mimeType: t.mimeType, text: t.storeText ? `${UNTRUSTED_NOTE}\n\n${text}` : text }] };
     });
   }
 }
@@ -311,69 +346,85 @@ export function registerPrompts(server: McpServer, prompts: AnyPrompt[], ctx: Re
   }
 }
 
+/**
+ * Cache hints for the 2026-07-28 path. The lists and server/discover only change with a new release: an hour, any
+ * cache. Reads change when a store is re-scanned or the index moves: a minute, so a client re-reading a report
+ * after a scan waits at most that long, and the answer is the same for every caller (public).
+ */
+/** Open subscriptions/listen streams at once: each holds a connection and nothing is ever sent on it. */
+export const MCP_MAX_SUBSCRIPTIONS = 100;
+export const MCP_LIST_TTL_MS = 3_600_000;
+export const MCP_READ_TTL_MS = 60_000;
+const LIST_HINT: CacheHint = { ttlMs: MCP_LIST_TTL_MS, cacheScope: 'public' };
+const CACHE_HINTS = {
+  'server/discover': LIST_HINT,
+  'tools/list': LIST_HINT,
+  'prompts/list': LIST_HINT,
+  'resources/list': LIST_HINT,
+  'resources/templates/list': LIST_HINT,
+  'resources/read': { ttlMs: MCP_READ_TTL_MS, cacheScope: 'public' },
+} as const;
+
+/**
+ * The lists never change while the process runs (a new list comes with a new release), so no list_changed is ever
+ * sent: said here, a 2026-07-28 subscriptions/listen is acknowledged with none of them, and a 2025 client is told
+ * not to wait for one.
+ */
+export const MCP_CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} };
+
+/**
+ * The one server definition both revisions are served from: every tool, resource, prompt and completion. The SDK's
+ * per-request handler takes one server per request; idle ones are reused (mcp/server-pool.ts).
+ */
+function buildServer(deps: McpDeps, contextFor: (tool: AnyTool) => ToolContext, readContext: ReadContext): McpServer {
+  const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS, capabilities: MCP_CAPABILITIES, maxToolInputElements: 1000, cacheHints: CACHE_HINTS });
+  registerTools(server, mcpTools(), contextFor);
+  registerResources(server, RESOURCES, RESOURCE_TEMPLATES, readContext, deps.log);
+  registerPrompts(server, PROMPTS, readContext, deps.log);
+  return server;
+}
+
 export function mcpRouter(deps: McpDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const origins = originGuard(deps.config);
-  const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS, jsonSchemaValidator: new AjvJsonSchemaValidator(), maxToolInputElements: 1000 });
-  const mux = new RequestMux();
-
-  // Each request's tool context, under the id the mux gave it (extra.requestId in the handler).
-  const contexts = new Map<number, (tool: AnyTool) => ToolContext>();
-  registerTools(server, mcpTools(), (tool, extra) => {
-    const contextOf = contexts.get(extra.requestId as number);
-    if (!contextOf) throw new Error(`no request context for MCP request ${String(extra.requestId)}`);
-    return contextOf(tool);
-  });
   const readContext: ReadContext = { store: deps.store, baseUrl: deps.config.BASE_URL, documents: deps.documents };
-  registerResources(server, RESOURCES, RESOURCE_TEMPLATES, readContext, deps.log);
-  registerPrompts(server, PROMPTS, readContext, deps.log);
 
-  // The SDK converts every tool's zod schemas to JSON Schema on each tools/list; the tools never change while the
-  // process runs, so the first answer, frozen, serves every later tools/list.
-  let ready: Promise<void> | undefined;
-  const connect = (): Promise<void> =>
-    (ready ??= (async () => {
-      await server.connect(mux);
-      const first = await mux.request({ jsonrpc: '2.0', id: 0, method: 'tools/list' }, () => undefined).answer;
-      if (!('result' in first)) throw new Error(`tools/list failed: ${JSON.stringify(first)}`);
-      const tools = deepFreeze(first.result as ListToolsResult);
-      server.server.setRequestHandler(ListToolsRequestSchema, () => tools);
-    })().catch((err: unknown) => {
-      ready = undefined; // a failure is not kept: the next request tries again
-      throw err;
-    }));
+  // The tool context of the HTTP request being served, found by the tool handlers the SDK calls for it.
+  const requestScope = new AsyncLocalStorage<(tool: AnyTool) => ToolContext>();
+  const contextOf = (tool: AnyTool): ToolContext => {
+    const contextFor = requestScope.getStore();
+    if (!contextFor) throw new Error(`no request context for MCP tool ${tool.name}`);
+    return contextFor(tool);
+  };
+  const build = () => buildServer(deps, contextOf, readContext);
+  const modernServer = serverPool(build);
+
+  // 2026-07-28 requests (server/discover, the _meta envelope, the Mcp-Method header) go to the SDK's handler, the
+  // rest to the 2025 leg (mcp/legacy-leg.ts), routed by the SDK's own classification. A result is one JSON body
+  // ('auto' streams only when a handler sends something before its result, which none does).
+  const modern = createMcpHandler(modernServer, {
+    legacy: 'reject',
+    responseMode: 'auto',
+    maxSubscriptions: MCP_MAX_SUBSCRIPTIONS,
+    maxRequestBodySize: MCP_BODY_LIMIT_BYTES,
+    onerror: (err) => deps.log.debug({ err: err.message }, 'MCP request refused'),
+  });
+  const legacy = jsonLegacyLeg(serverPool(build));
+  const node = toNodeHandler(
+    {
+      fetch: async (request: globalThis.Request, options?: McpHandlerRequestOptions) =>
+        (await isLegacyRequest(request, options?.parsedBody, { maxRequestBodySize: MCP_BODY_LIMIT_BYTES })) ? legacy(request, options) : modern.fetch(request, options),
+    },
+    { onerror: (err) => deps.log.error({ err }, 'MCP request failed') },
+  );
 
   // Only a tool that reaches out (open world) has work worth cancelling when the client goes away.
   const contextFor = (req: Request, res: Response) => (tool: AnyTool): ToolContext =>
     toolContext(req, res, deps, tool.annotations.openWorldHint, tool.name);
 
   const handle = async (req: Request, res: Response, _next: NextFunction) => {
-    const body = req.body as Record<string, unknown>; // one JSON-RPC envelope (singleMessage)
-    const isRequest = typeof body.method === 'string' && body.id !== undefined;
-    // Checked against the SDK's schema for its kind: a request the SDK did not recognise would go unanswered.
-    if (!(isRequest ? isJSONRPCRequest(body) : JSONRPCMessageSchema.safeParse(body).success)) {
-      return sendJsonRpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message.', isValidId(body.id) ? body.id : null);
-    }
-    if (!isRequest) return void res.status(202).end(); // notification or response
-    const message = body as JSONRPCRequest;
-    // After initialize a client names its protocol version; one we do not speak is refused, as the SDK does.
-    const version = req.headers['mcp-protocol-version'];
-    if (message.method !== 'initialize' && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      return sendJsonRpcError(res, 400, -32000, `Bad Request: unsupported protocol version ${version.slice(0, 40)} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`, message.id);
-    }
     try {
-      await connect();
-      let id = 0;
-      const call = mux.request(message, (own) => contexts.set((id = own), contextFor(req, res)));
-      // A client that leaves before its answer: the SDK aborts the handler and the answer is dropped.
-      const onClose = () => {
-        if (!res.writableFinished) call.cancel();
-        contexts.delete(id);
-      };
-      res.on('close', onClose);
-      const answer: JSONRPCMessage = await call.answer;
-      contexts.delete(id);
-      if (!res.destroyed) res.status(200).type('application/json').send(JSON.stringify(answer));
+      await requestScope.run(contextFor(req, res), () => node(req, res, req.body));
     } catch (err) {
       (req.log ?? deps.log).error({ err }, 'MCP request failed');
       sendJsonRpcError(res, 500, -32603, 'Internal error. It has been logged; please retry later.');

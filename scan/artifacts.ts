@@ -148,11 +148,18 @@ export interface CatalogCard {
 export interface McpProbe {
   endpoint: string;
   declaredIn?: string | null; // the document that declared the endpoint (UCP profile, server card); null = platform default
-  initialize: Resource; // POST initialize
+  discover?: Resource | null; // POST server/discover (MCP 2026-07-28), sent first; null when the endpoint was not probed
+  initialize: Resource; // POST initialize (2025 revisions), sent when server/discover gave no result
+  /** The handshake that answered, server/discover or initialize (see `handshake`): its revision and the server's name. */
   initializeResult: { protocolVersion?: string; serverName?: string } | null;
+  handshake?: 'server/discover' | 'initialize';
+  /** The revisions the server says it serves (server/discover's supportedVersions, or initialize's protocolVersion). */
+  revisions?: string[];
   jsonRpcError: string | null;
   toolsList: Resource | null; // POST tools/list
   tools: string[]; // tool names
+  /** GET <endpoint>/server-card (the card's reserved home), asked only when no catalog or well-known card named an endpoint. */
+  card?: Resource;
 }
 
 export interface Artifacts {

@@ -41,6 +41,8 @@ export interface FetchOptions {
   body?: string;
   headers?: Record<string, string>;
   maxBodyBytes?: number; // a smaller cap than the kind's (webhook answers are not read past a few KiB)
+  /** false: a 3xx is answered as it is, for a caller that decides itself where a request may go (MCP POSTs). */
+  followRedirect?: boolean;
 }
 
 export interface FetchLogEntry {
@@ -289,6 +291,7 @@ function streamBody(ctx: FetchContext, url: string, opts: FetchOptions, signal: 
     body: opts.body,
     headers: requestHeaders(ctx.limits.baseUrl, opts),
     signal,
+    ...(opts.followRedirect === false ? { followRedirect: false } : {}),
   });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];

@@ -8,7 +8,8 @@ import { cleanCandidates, detectPlatform, isForbiddenPath, otherLinksFromHome, p
 import type { Fetcher, FetchOptions } from './fetch.js';
 import { hostIdentity } from '../lib/hosts.js';
 import { AI_CATALOG_PATH, CATALOG_ACCEPT, MCP_CATALOG_PATH, SERVER_CARD_ACCEPT, readCatalog, type CatalogKind } from './mcp-catalog.js';
-import { findMcpEndpoint, parseJsonLimited, probeMcp } from './mcp-probe.js';
+import { cardUrlOf, findMcpEndpoint, onStoreSite, parseJsonLimited, probeMcp } from './mcp-probe.js';
+import { readServerCardDoc } from './protocol-documents.js';
 import { readInline, type BodyReader } from './page-pool.js';
 import type { PageRead } from './page-work.js';
 import { parseRobots, SCANNER_TOKEN } from './robots.js';
@@ -172,8 +173,13 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
     budget.release('mcp'); // handed over as the probe's requests go out
     // Only to the store's own site (as typed, or where its homepage landed): never a server the store names elsewhere.
     const storeUrls = homeFinal ? [inputUrl.href, homeFinal.href] : [inputUrl.href];
-    const probe = await probeMcp({ fetch: (url, o) => get(url, o) }, found.endpoint, { storeUrls });
-    return { ...probe, declaredIn: found.declaredIn };
+    // No card found through a catalog or at a well-known path: the card's reserved home beside the endpoint.
+    const noCard = !cardWithEndpoint(viaCatalog?.json) && !cardWithEndpoint(wk.serverCardJson);
+    const cardP = noCard && onStoreSite(found.endpoint, storeUrls) && budget.canSpare()
+      ? get(cardUrlOf(found.endpoint), { kind: 'json', accept: SERVER_CARD_ACCEPT })
+      : Promise.resolve(null);
+    const [probe, card] = await Promise.all([probeMcp({ fetch: (url, o) => get(url, o) }, found.endpoint, { storeUrls }), cardP]);
+    return { ...probe, declaredIn: found.declaredIn, ...(card ? { card } : {}) };
   });
 
   const [homeAgent, llms, acp, catalog, wk, mcpDiscovery, sm, pdps, markdown, mcp] = await Promise.all([
@@ -186,6 +192,11 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
     childSitemap: sm.child, sitemapUrls: sm.pageUrls, fromSitemap: sm.productUrls, fromHome,
     pdps, markdown, mcp, platform, fetcher, x402,
   }, read);
+}
+
+/** Does the document read as a server card that names an endpoint? */
+function cardWithEndpoint(json: unknown): boolean {
+  return (readServerCardDoc(json)?.endpoints.length ?? 0) > 0;
 }
 
 /**

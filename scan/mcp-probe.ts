@@ -1,5 +1,6 @@
 // The storefront MCP probe (docs/checks.md R14/R15): find the endpoint the store declares, then POST JSON-RPC
-// `initialize` and `tools/list` — read-only metadata, never `tools/call` (§1 rule 6). Answers may be JSON or an SSE
+// `server/discover` (MCP 2026-07-28) or `initialize` (2025), and `tools/list` — read-only metadata, never
+// `tools/call` (§1 rule 6). Answers may be JSON or an SSE
 // stream (Streamable HTTP). Also the depth-limited JSON reader used for every JSON document of a scan.
 import { getDomain } from 'tldts';
 import type { McpProbe, Resource } from './artifacts.js';
@@ -164,11 +165,44 @@ export function onStoreSite(endpoint: string, storeUrls: readonly string[]): boo
   return site !== null && storeUrls.some((u) => siteOf(u) === site);
 }
 
+/** `<streamable-http-url>/server-card`: where the MCP server-card extension reserves a card's default home. */
+export function cardUrlOf(endpoint: string): string {
+  const u = new URL(endpoint);
+  u.pathname = `${u.pathname.replace(/\/+$/, '')}/server-card`;
+  u.search = '';
+  return u.href;
+}
+
 export const OFF_SITE_DETAIL = 'on another site than the store: not probed';
 
+/** The current MCP revision: stateless, every request carries its version in `_meta` and the Mcp-Method header. */
+export const MCP_CURRENT_REVISION = '2026-07-28';
+const MAX_REVISIONS = 10;
+const MAX_PROBE_REDIRECTS = 3;
+
+type ClientInfo = { name: string; version: string };
+
+/** A 2026-07-28 request: the `_meta` envelope in the body, the protocol version and method in the headers. */
+function modernMessage(id: number, method: string, client: ClientInfo): { message: unknown; headers: Record<string, string> } {
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': MCP_CURRENT_REVISION,
+    'io.modelcontextprotocol/clientInfo': client,
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  return {
+    message: { jsonrpc: '2.0', id, method, params: { _meta } },
+    headers: { 'mcp-protocol-version': MCP_CURRENT_REVISION, 'mcp-method': method },
+  };
+}
+
+const revisionList = (v: unknown): string[] =>
+  Array.isArray(v) ? v.flatMap((r) => (typeof r === 'string' && /^[\w.-]{1,40}$/.test(r) ? [r] : [])).slice(0, MAX_REVISIONS) : [];
+
 /**
- * R14 + R15. `tools/list` is only sent when `initialize` produced a JSON-RPC result. With `storeUrls`, an endpoint
- * on another site (a card or profile naming someone else's server) gets no request at all: its probe says so.
+ * R14 + R15. `server/discover` first, with the 2026-07-28 envelope and headers; when it gives no result (a 2025
+ * server answers it with an error or not at all), `initialize`. Either answer counts; `tools/list` follows only
+ * then, in the revision that answered. With `storeUrls`, an endpoint on another site (a card or profile naming
+ * someone else's server) gets no request at all, and no redirect is followed off the store's site: its probe says so.
  */
 export async function probeMcp(
   fetcher: Pick<Fetcher, 'fetch'>,
@@ -177,33 +211,66 @@ export async function probeMcp(
 ): Promise<McpProbe> {
   if (opts.storeUrls && !onStoreSite(endpoint, opts.storeUrls)) {
     const initialize: Resource = { ok: false, reason: 'not-fetched', detail: OFF_SITE_DETAIL, url: endpoint };
-    return { endpoint, initialize, initializeResult: null, jsonRpcError: null, toolsList: null, tools: [] };
+    return { endpoint, discover: null, initialize, initializeResult: null, jsonRpcError: null, toolsList: null, tools: [] };
   }
-  const initialize = await post(fetcher, endpoint, {
+  const client: ClientInfo = { name: opts.clientName ?? 'store-readiness-scanner', version: opts.clientVersion ?? '1.0.0' };
+  const send = (message: unknown, headers: Record<string, string> = {}) => postOnSite(fetcher, endpoint, message, headers, opts.storeUrls);
+
+  const ask = modernMessage(1, 'server/discover', client);
+  const discover = await send(ask.message, ask.headers);
+  const discovered = readRpc(discover, 1);
+  if (isObj(discovered.result) && revisionList(discovered.result.supportedVersions).length > 0) {
+    const result = discovered.result;
+    const revisions = revisionList(result.supportedVersions);
+    const meta = isObj(result._meta) ? result._meta : {};
+    const serverInfo = isObj(meta['io.modelcontextprotocol/serverInfo']) ? meta['io.modelcontextprotocol/serverInfo'] : isObj(result.serverInfo) ? result.serverInfo : {};
+    const notSent: Resource = { ok: false, reason: 'not-fetched', detail: 'server/discover answered', url: endpoint };
+    const probe: McpProbe = {
+      endpoint,
+      discover,
+      initialize: notSent,
+      initializeResult: { protocolVersion: revisions.includes(MCP_CURRENT_REVISION) ? MCP_CURRENT_REVISION : revisions[0], serverName: str(serverInfo.name) ?? undefined },
+      handshake: 'server/discover',
+      revisions,
+      jsonRpcError: null,
+      toolsList: null,
+      tools: [],
+    };
+    if (revisions.includes(MCP_CURRENT_REVISION)) {
+      const list = modernMessage(2, 'tools/list', client);
+      probe.toolsList = await send(list.message, list.headers);
+      readTools(probe, probe.toolsList);
+    }
+    return probe;
+  }
+
+  const initialize = await send({
     jsonrpc: '2.0',
     id: 1,
     method: 'initialize',
-    params: {
-      protocolVersion: MCP_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: opts.clientName ?? 'store-readiness-scanner', version: opts.clientVersion ?? '1.0.0' },
-    },
+    params: { protocolVersion: MCP_PROTOCOL_VERSION, capabilities: {}, clientInfo: client },
   });
-  const probe: McpProbe = { endpoint, initialize, initializeResult: null, jsonRpcError: null, toolsList: null, tools: [] };
+  const probe: McpProbe = { endpoint, discover, initialize, initializeResult: null, jsonRpcError: null, toolsList: null, tools: [] };
   const init = readRpc(initialize, 1);
   if (init.error) probe.jsonRpcError = init.error;
   if (!isObj(init.result)) return probe;
   const serverInfo = isObj(init.result.serverInfo) ? init.result.serverInfo : {};
-  probe.initializeResult = {
-    protocolVersion: str(init.result.protocolVersion) ?? undefined,
-    serverName: str(serverInfo.name) ?? undefined,
-  };
+  const version = str(init.result.protocolVersion) ?? undefined;
+  probe.initializeResult = { protocolVersion: version, serverName: str(serverInfo.name) ?? undefined };
+  probe.handshake = 'initialize';
+  probe.revisions = version && /^[\w.-]{1,40}$/.test(version) ? [version] : [];
 
-  const headers: Record<string, string> = { 'mcp-protocol-version': probe.initializeResult.protocolVersion ?? MCP_PROTOCOL_VERSION };
+  const headers: Record<string, string> = { 'mcp-protocol-version': version ?? MCP_PROTOCOL_VERSION };
   const session = initialize.res?.headers['mcp-session-id'];
   if (session && /^[\x21-\x7e]{1,200}$/.test(session)) headers['mcp-session-id'] = session;
-  probe.toolsList = await post(fetcher, endpoint, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, headers);
-  const list = readRpc(probe.toolsList, 2);
+  probe.toolsList = await send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, headers);
+  readTools(probe, probe.toolsList);
+  return probe;
+}
+
+/** The tool names of a tools/list answer, into the probe; its JSON-RPC error if the handshake had none. */
+function readTools(probe: McpProbe, answer: Resource): void {
+  const list = readRpc(answer, 2);
   if (list.error && !probe.jsonRpcError) probe.jsonRpcError = list.error;
   if (isObj(list.result) && Array.isArray(list.result.tools)) {
     for (const t of list.result.tools.slice(0, MAX_TOOLS)) {
@@ -211,7 +278,33 @@ export async function probeMcp(
       if (name) probe.tools.push(name.slice(0, 200));
     }
   }
-  return probe;
+}
+
+/**
+ * A POST that follows a redirect only while it stays on the store's site (and only a 307/308, which keeps the
+ * method): a store cannot bounce the scanner's POSTs to someone else's server. The fetcher's own redirect
+ * following is off for these requests.
+ */
+async function postOnSite(
+  fetcher: Pick<Fetcher, 'fetch'>,
+  url: string,
+  message: unknown,
+  headers: Record<string, string>,
+  storeUrls: readonly string[] | undefined,
+): Promise<Resource> {
+  let target = url;
+  for (let hop = 0; ; hop++) {
+    const answer = await post(fetcher, target, message, headers);
+    const status = answer.res?.status ?? 0;
+    const location = status === 307 || status === 308 ? answer.res?.headers.location : undefined;
+    if (!location || hop >= MAX_PROBE_REDIRECTS) return answer;
+    const next = absolute(location, target);
+    if (!next || (storeUrls && !onStoreSite(next, storeUrls))) {
+      const where = next ? new URL(next).host : location.slice(0, 100);
+      return { ok: false, reason: 'blocked', detail: `redirect to ${where} (another site): not followed`, url: target };
+    }
+    target = next;
+  }
 }
 
 function post(fetcher: Pick<Fetcher, 'fetch'>, url: string, message: unknown, headers: Record<string, string> = {}): Promise<Resource> {
@@ -221,6 +314,7 @@ function post(fetcher: Pick<Fetcher, 'fetch'>, url: string, message: unknown, he
     accept: MCP_ACCEPT,
     body: JSON.stringify(message),
     headers: { 'content-type': 'application/json', ...headers },
+    followRedirect: false,
   });
 }
 

@@ -29,6 +29,7 @@ export function protocolFlags(
   const card = readServerCard(a);
   const cc = a.catalogCard;
   const catalogCard = cc ? readServerCardDoc(jsonOf(cc.resource, cc.json)) : null;
+  const mcpUrlCard = a.mcp?.card ? readServerCardDoc(jsonOf(a.mcp.card, undefined)) : null;
   const mcpAnswered = a.mcp !== null && a.mcp.initializeResult !== null;
 
   const markups = a.pdps.map((p) => p.product?.markup ?? 'none');
@@ -52,7 +53,7 @@ export function protocolFlags(
     mcp: mcpAnswered,
     mcp_endpoint: a.mcp?.endpoint ?? null,
     mcp_tool_count: a.mcp && a.mcp.toolsList?.ok ? a.mcp.tools.length : null,
-    mcp_server_card: catalogCard?.name ? true : fetched(a.serverCard) ? card !== null && card.name !== null : null,
+    mcp_server_card: catalogCard?.name || mcpUrlCard?.name ? true : fetched(a.serverCard) ? card !== null && card.name !== null : null,
     a2a: null, // /.well-known/agent-card.json is an optional fetch not in Artifacts yet
     ap2: fetched(a.ucp) ? ap2(ucpValid ? ucp.capabilities : []) : null,
     x402: a.x402 ? true : null,

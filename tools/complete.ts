@@ -2,7 +2,11 @@
 // bounded range read of the store), or the store categories.
 import { VERTICALS } from '../schemas/params.js';
 import type { StoreRepo } from '../store/repo.js';
+import { MAX_STORES } from './prompts/compare-stores.js';
 import type { Completion } from './resources/resource.js';
+
+/** Longest host as typed (a 253-character name plus scheme and www.). Longer input cannot complete to anything. */
+const MAX_TYPED_HOST = 270;
 
 /** What was typed, as the start of a host in index form: lower case, no scheme, no leading www. */
 function hostPrefix(typed: string): string | null {
@@ -11,13 +15,20 @@ function hostPrefix(typed: string): string | null {
 }
 
 async function completeHost(store: StoreRepo, typed: string): Promise<string[]> {
+  if (typed.length > MAX_TYPED_HOST) return [];
   const prefix = hostPrefix(typed);
   return prefix === null ? [] : store.hostsByPrefix(prefix);
 }
 
-/** The last entry of a comma-separated list is completed; the entries before it are kept as typed. */
+/**
+ * The last entry of a comma-separated list is completed; the entries before it are kept as typed. Every value
+ * repeats them, so the list is bounded first: at most MAX_STORES entries of host length, or nothing is offered
+ * (otherwise a 64 KiB argument would come back a hundred times over).
+ */
 async function completeHostList(store: StoreRepo, typed: string): Promise<string[]> {
+  if (typed.length > MAX_STORES * MAX_TYPED_HOST) return [];
   const cut = typed.lastIndexOf(',') + 1;
+  if (typed.slice(0, cut).split(',').length > MAX_STORES) return []; // the list is full: nothing may be added
   const head = cut > 0 ? `${typed.slice(0, cut).trimEnd()} ` : '';
   const done = new Set(typed.slice(0, cut).split(',').map((h) => h.trim().toLowerCase()));
   return (await completeHost(store, typed.slice(cut))).filter((h) => !done.has(h)).map((h) => `${head}${h}`);

@@ -1,4 +1,4 @@
-// Serves the generated public documents: the MCP server card and the catalogs pointing at it (AI Catalog, MCP catalog), /openapi.json, /llms.txt, /auth.md,
+// Serves the generated public documents: the MCP server card (at /mcp/server-card and the well-known path) and the catalogs pointing at it (AI Catalog, MCP catalog), /openapi.json, /llms.txt, /auth.md,
 // /changelog.md, /robots.txt and the API catalog.
 // Each is rendered once, when the app is built (BASE_URL and the limits are fixed for the life of the process), and
 // sent with CORS * (public metadata, read-only) and Cache-Control public, max-age=3600. Other methods answer a
@@ -15,7 +15,7 @@ import { changelogMd } from './changelog.js';
 import { CHANGELOG_PATH } from '../lib/links.js';
 import { robotsTxt } from './robots-txt.js';
 import { API_CATALOG_PATH, API_CATALOG_TYPE, apiCatalog } from './api-catalog.js';
-import { AI_CATALOG_PATH, AI_CATALOG_TYPE, MCP_CATALOG_PATH, SERVER_CARD_PATH, aiCatalog, mcpCatalog, serverCard } from './server-card.js';
+import { AI_CATALOG_PATH, AI_CATALOG_TYPE, MCP_CARD_PATH, MCP_CATALOG_PATH, SERVER_CARD_PATH, SERVER_CARD_TYPE, aiCatalog, mcpCatalog, serverCard } from './server-card.js';
 
 export { functionDefsRouter } from './function-defs.js';
 
@@ -33,6 +33,7 @@ export function documents(config: Config, routes: RouteDef[] = ROUTES): Document
   const json = (value: unknown) => JSON.stringify(value);
   return [
     { path: SERVER_CARD_PATH, type: 'application/json; charset=utf-8', body: json(serverCard(base)) },
+    { path: MCP_CARD_PATH, type: `${SERVER_CARD_TYPE}; charset=utf-8`, body: json(serverCard(base)) },
     { path: MCP_CATALOG_PATH, type: 'application/json; charset=utf-8', body: json(mcpCatalog(base)) },
     { path: AI_CATALOG_PATH, type: `${AI_CATALOG_TYPE}; charset=utf-8`, body: json(aiCatalog(base)) },
     { path: '/openapi.json', type: 'application/json; charset=utf-8', body: json(openApiDocument(base, routes)) },

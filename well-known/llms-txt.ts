@@ -2,12 +2,12 @@
 // generated from the MCP tools, the function-calling tools and the route table so it cannot drift from them.
 import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { deprecationNote } from '../rest/deprecation.js';
-import { mcpTools } from '../mcp/server.js';
+import { MCP_CURRENT_REVISION, mcpTools } from '../mcp/server.js';
 import { MCP_PATH } from '../lib/links.js';
 import type { AnyTool } from '../tools/tool.js';
 import { functionTools } from './function-defs.js';
 import { FUNCTION_DEFS_PATHS } from '../lib/links.js';
-import { AI_CATALOG_PATH, MCP_CATALOG_PATH, SERVER_CARD_PATH } from './server-card.js';
+import { AI_CATALOG_PATH, MCP_CARD_PATH, MCP_CATALOG_PATH, SERVER_CARD_PATH } from './server-card.js';
 import { CHANGELOG_PATH } from '../lib/links.js';
 import { API_CATALOG_PATH } from '../lib/links.js';
 import { RESOURCES, RESOURCE_TEMPLATES } from '../tools/resources/index.js';
@@ -43,7 +43,7 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     '',
     '## How agents should use this service',
     '',
-    `- Prefer the MCP server at ${baseUrl}${MCP_PATH}: Streamable HTTP, JSON-RPC 2.0, no authentication. Its tools read stored scores only and never contact or scan a store.`,
+    `- Prefer the MCP server at ${baseUrl}${MCP_PATH}: Streamable HTTP, JSON-RPC 2.0, no authentication; MCP ${MCP_CURRENT_REVISION} (stateless, \`server/discover\`) and 2025-11-25 / 2025-06-18 clients alike. Its tools read stored scores only and never contact or scan a store.`,
     '- A plain JSON-RPC POST with only `Content-Type: application/json` works: no Accept header, no session and no initialize call are needed.',
     '- Read before you recommend: check a store\'s readiness, then fetch the full report when you need to explain a score.',
     '- Scans are for merchants auditing their own store: do not scan third-party stores on a user\'s behalf. A store with no stored report returns an error whose `next_action` names the scan endpoint.',
@@ -90,7 +90,7 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     `- [Function-calling definitions](${baseUrl}${FUNCTION_DEFS_PATHS[0]}): for custom agents.`,
     `- [Authentication and limits](${baseUrl}/auth.md): anonymous use, Pro keys, rate limits, 401 and 429 handling.`,
     `- [Webhooks](${baseUrl}${WEBHOOKS_DOC_PATH}): events sent to a verified store owner's endpoint on every scan, signed per Standard Webhooks; headers, body, retries.`,
-    `- [MCP server card](${baseUrl}${SERVER_CARD_PATH}), found through the [AI Catalog](${baseUrl}${AI_CATALOG_PATH}) and the [MCP catalog](${baseUrl}${MCP_CATALOG_PATH}).`,
+    `- [MCP server card](${baseUrl}${MCP_CARD_PATH}) (the same card at [the well-known path](${baseUrl}${SERVER_CARD_PATH})), found through the [AI Catalog](${baseUrl}${AI_CATALOG_PATH}) and the [MCP catalog](${baseUrl}${MCP_CATALOG_PATH}).`,
     `- [Changelog](${baseUrl}${CHANGELOG_PATH}): every change users can see, breaking changes and deprecations announced first.`,
     `- Markdown pages: send \`Accept: text/markdown\` to [the home page](${baseUrl}/), [the readiness index](${baseUrl}/index) or a report (\`/r/{scan_id}\`) for a compact Markdown version.`,
     '',

@@ -3,12 +3,14 @@
 //
 // Discovery moved upstream (docs/checks.md §11; docs/decisions.md "Documents and discovery for agents"): current
 // clients start from the AI Catalog at `/.well-known/ai-catalog.json`, earlier drafts from the MCP catalog at
-// `/.well-known/mcp/catalog.json`, and both follow the entry's `url` to the card. We serve both catalogs, each with
-// one entry pointing at `/.well-known/mcp/server-card.json`, which stays the one card location, in SEP-2127's shape
-// (reverse-DNS name, remotes[], capabilities) and still listing the MCP tools — harmless for readers that ignore
-// them, useful for those that want them before connecting. No `$schema` is claimed, since the card schema is
-// versioned in place upstream and ours lists tools. No card at `/mcp/server-card`: one card, one URL, less drift.
-import { MCP_INSTRUCTIONS, MCP_SERVER_INFO, mcpTools } from '../mcp/server.js';
+// `/.well-known/mcp/catalog.json`, and both follow the entry's `url` to the card. The card's home is where the MCP
+// server-card extension reserves it, `<streamable-http-url>/server-card` (`/mcp/server-card`, served as
+// application/mcp-server-card+json), and both catalogs point there; the same card stays at
+// `/.well-known/mcp/server-card.json`, the address the service has always published. SEP-2127's shape (reverse-DNS
+// name, remotes[] with the protocol revisions served, capabilities), still listing the MCP tools — harmless for
+// readers that ignore them, useful for those that want them before connecting. No `$schema` is claimed, since the
+// card schema is versioned in place upstream and ours lists tools.
+import { MCP_CAPABILITIES, MCP_INSTRUCTIONS, MCP_REVISIONS, MCP_SERVER_INFO, mcpTools } from '../mcp/server.js';
 import { MCP_PATH } from '../lib/links.js';
 import { inputJsonSchema } from './function-defs.js';
 import { RESOURCES, RESOURCE_TEMPLATES } from '../tools/resources/index.js';
@@ -25,6 +27,9 @@ export function promptArguments(prompt: AnyPrompt): { name: string; description?
 }
 
 export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
+/** The card's home beside the endpoint, where the catalogs point. */
+export const MCP_CARD_PATH = `${MCP_PATH}/server-card`;
+export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
 export const MCP_CATALOG_PATH = '/.well-known/mcp/catalog.json';
 export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
 export const AI_CATALOG_TYPE = 'application/ai-catalog+json';
@@ -45,10 +50,10 @@ export function serverCard(baseUrl: string) {
     version: MCP_SERVER_INFO.version,
     description: MCP_INSTRUCTIONS,
     websiteUrl: baseUrl,
-    remotes: [{ type: 'streamable-http', url: `${baseUrl}${MCP_PATH}`, authentication: NO_AUTH }],
+    remotes: [{ type: 'streamable-http', url: `${baseUrl}${MCP_PATH}`, supportedProtocolVersions: [...MCP_REVISIONS], authentication: NO_AUTH }],
     authentication: NO_AUTH,
-    // What initialize answers (the SDK's defaults for servers with tools, resources, prompts and completions).
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {} },
+    // What initialize and server/discover answer.
+    capabilities: MCP_CAPABILITIES,
     tools: mcpTools().map((t) => ({
       name: t.name,
       title: t.title,
@@ -69,8 +74,8 @@ export function mcpCatalog(baseUrl: string) {
       {
         identifier: `urn:air:${new URL(baseUrl).hostname}:${MCP_SERVER_INFO.name}`,
         displayName: MCP_SERVER_INFO.title,
-        type: 'application/mcp-server-card+json',
-        url: `${baseUrl}${SERVER_CARD_PATH}`,
+        type: SERVER_CARD_TYPE,
+        url: `${baseUrl}${MCP_CARD_PATH}`,
       },
     ],
   };
@@ -84,8 +89,8 @@ export function aiCatalog(baseUrl: string) {
     entries: [
       {
         identifier: `urn:air:${new URL(baseUrl).hostname}:mcp:${MCP_SERVER_INFO.name}`,
-        type: 'application/mcp-server-card+json',
-        url: `${baseUrl}${SERVER_CARD_PATH}`,
+        type: SERVER_CARD_TYPE,
+        url: `${baseUrl}${MCP_CARD_PATH}`,
       },
     ],
   };

@@ -4,7 +4,8 @@
 // test/bench/serve-child.ts (`store-routes`) beside them. Bounded: every load runs a fixed time.
 // Also: scan time of the complete fixture store, index reads on 1,000,000 stores seeded in SQLite, and the speed
 // targets of the parsers, of hostile-store scans and of store-failure recovery (test/bench/timings.ts).
-// `npm run bench -- parsers hostile recovery console` runs only those sections (`load` names the rest).
+// `npm run bench -- parsers hostile recovery console` runs only those sections (`load` names the rest; `mcp` only
+// MCP tools/call on both revisions against their ceilings).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ import { createRepo } from '../../store/index.js';
 import { formatTimings, hostileScanTimings, parserTimings, recoveryTimings } from './timings.js';
 import { consoleTimings } from './console.js';
 
+const MODERN_HEADERS = { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'check_merchant_readiness' };
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 // Each load is preceded by an unmeasured one of this length, so a scenario is measured on warm (JIT-compiled)
 // code rather than partly on its first-run compilation, whatever ran before it.
@@ -50,7 +52,7 @@ interface Row {
   target?: string;
 }
 
-const SECTIONS = ['parsers', 'hostile', 'recovery', 'console', 'load'] as const;
+const SECTIONS = ['parsers', 'hostile', 'recovery', 'console', 'load', 'mcp'] as const;
 const chosen = process.argv.slice(2);
 for (const name of chosen) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`unknown section ${name}; sections: ${SECTIONS.join(', ')}`);
 const wanted = (name: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(name);
@@ -63,7 +65,7 @@ async function main() {
   if (wanted('recovery')) lines.push(...formatTimings('The store failing under the service', 'a scan through the same app', await recoveryTimings()), '');
   if (wanted('console')) lines.push(...formatTimings('The console scans page by number of scans', 'the page of an account with 10 scans', await consoleTimings()), '');
   if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
-  if (!wanted('load')) return;
+  if (!wanted('load') && !wanted('mcp')) return;
 
   // docs/security.md P0: the server on core 0, the load generator (this process) on core 1.
   if (spawnSync('taskset', ['-p', '-c', '1', String(process.pid)]).status !== 0) process.stderr.write('taskset unavailable: cores not pinned\n');
@@ -103,6 +105,14 @@ async function main() {
 
   // Bare express routes answering the bytes the service answers: a stored report, a badge, an MCP tools/call.
   const mcpCall = (host: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'check_merchant_readiness', arguments: { host } } });
+  // The same call as a 2026-07-28 client sends it: the _meta envelope, and the headers that must match the body.
+  const modernCall = (host: string) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'check_merchant_readiness', arguments: { host }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+    });
   const sample = async (name: string, path: string, init?: RequestInit) => {
     const file = join(work, name);
     writeFileSync(file, Buffer.from(await (await fetch(`${app}${path}`, init)).arrayBuffer()));
@@ -119,9 +129,23 @@ async function main() {
   const storeRoutes = await startChild(['store-routes', dataDir], env);
 
   const rows: Row[] = [];
+  // MCP tools/call on both revisions, each against its same-run ceiling: the MCP router alone answering the same
+  // requests (`npm run bench -- mcp` runs only these).
+  const rnd = (n: number) => 1 + Math.floor(Math.random() * n);
+  const mcpFloor = await load('floor: express POST route, MCP bytes', { url: `${expressFloor}/mcp`, method: 'POST', headers: { 'content-type': 'application/json' }, body: mcpCall(hosts[0]) });
+  rows.push(mcpFloor);
+  for (const revision of ['2025', '2026-07-28'] as const) {
+    const modern = revision !== '2025';
+    const headers = modern ? MODERN_HEADERS : { 'content-type': 'application/json' };
+    const calls = [{ setupRequest: (r: autocannon.Request) => ({ ...r, body: modern ? modernCall(hosts[rnd(SEEDED_SCANS) - 1]) : mcpCall(hosts[rnd(SEEDED_SCANS) - 1]) }) }];
+    const ceiling = await load(`ceiling: the MCP router alone (${revision})`, { url: `${storeRoutes}/mcp`, method: 'POST', headers, requests: calls }, mcpFloor);
+    rows.push(ceiling);
+    rows.push(await load(`MCP tools/call (${revision}) vs its ceiling`, { url: `${app}/mcp`, method: 'POST', headers, requests: calls }, ceiling, 0.9));
+  }
+  if (!wanted('load')) return report(rows, scanStats);
+
   const base = await load('floor: bare node:http, same bytes', { url: `${floor}/` });
   rows.push(base);
-  const rnd = (n: number) => 1 + Math.floor(Math.random() * n);
   const reportFloor = await load('floor: express route, report bytes', { url: `${expressFloor}/report` });
   rows.push(reportFloor);
   rows.push(await load('ceiling: express route + store read only', { url: storeRoutes, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/scan/${rnd(SEEDED_SCANS)}` }) }] }, reportFloor));
@@ -131,16 +155,6 @@ async function main() {
   const badgePath = () => `${Math.random() < 0.5 ? hosts[rnd(SEEDED_SCANS) - 1] : `nobody${rnd(1e6)}.test`}`;
   rows.push(await load('ceiling: express route + index lookup only', { url: storeRoutes, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/badge/${badgePath()}` }) }] }, badgeFloor));
   rows.push(await load('badge (50% unknown hosts)', { url: app, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/badge/${badgePath()}.svg` }) }] }, badgeFloor, 0.8));
-  const mcpFloor = await load('floor: express POST route, MCP bytes', { url: `${expressFloor}/mcp`, method: 'POST', headers: { 'content-type': 'application/json' }, body: mcpCall(hosts[0]) });
-  rows.push(mcpFloor);
-  const mcpCalls = [{ setupRequest: (r: autocannon.Request) => ({ ...r, body: mcpCall(hosts[rnd(SEEDED_SCANS) - 1]) }) }];
-  rows.push(await load('ceiling: the MCP router alone', { url: `${storeRoutes}/mcp`, method: 'POST', headers: { 'content-type': 'application/json' }, requests: mcpCalls }, mcpFloor));
-  rows.push(await load('MCP tools/call check_merchant_readiness', {
-    url: `${app}/mcp`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    requests: mcpCalls,
-  }, mcpFloor, 0.4));
   const bulkHosts = Array.from({ length: 100 }, (_, i) => (i % 2 ? hosts[i * 97] : `unknown${i}.test`));
   rows.push(await load('bulk read, 100 hosts (Pro)', {
     url: `${app}/api/v1/reports`,
@@ -340,8 +354,8 @@ async function completionTiming() {
 function report(
   rows: Row[],
   scan: Awaited<ReturnType<typeof scanTiming>>,
-  index: Awaited<ReturnType<typeof indexTiming>>,
-  completion: Awaited<ReturnType<typeof completionTiming>>,
+  index?: Awaited<ReturnType<typeof indexTiming>>,
+  completion?: Awaited<ReturnType<typeof completionTiming>>,
 ) {
   const pad = (s: string | number, n: number) => String(s).padEnd(n);
   const lines = [
@@ -354,11 +368,15 @@ function report(
     ),
     '',
     `scan of the complete fixture store (loopback): median ${scan.median.toFixed(1)} ms, p95 ${scan.p95.toFixed(1)} ms, ${scan.requests} requests, score ${scan.score} ${scan.grade} (target < 500 ms)`,
-    `rank window on ${index.size.toLocaleString('en')} stores: median ${index.rankWindow.median.toFixed(3)} ms, p99 ${index.rankWindow.p99.toFixed(3)} ms (target < 1 ms)`,
-    `store count (whole index / one vertical) on ${index.size.toLocaleString('en')} stores: median ${index.count.median.toFixed(3)} ms, p99 ${index.count.p99.toFixed(3)} ms`,
-    `bulk read of 100 hosts on ${index.size.toLocaleString('en')} stores: median ${index.bulk100.median.toFixed(3)} ms, p99 ${index.bulk100.p99.toFixed(3)} ms`,
-    `MCP completion/complete of a host on ${completion.size.toLocaleString('en')} stores: median ${completion.large.request.toFixed(3)} ms, on 1,000: ${completion.small.request.toFixed(3)} ms, ratio ${completion.requestRatio.toFixed(2)} (target ≤ 3×)`,
-    `  its store query (hostsByPrefix): median ${completion.large.query.toFixed(3)} ms on ${completion.size.toLocaleString('en')}, ${completion.small.query.toFixed(3)} ms on 1,000, ratio ${completion.queryRatio.toFixed(2)}`,
+    ...(index && completion
+      ? [
+          `rank window on ${index.size.toLocaleString('en')} stores: median ${index.rankWindow.median.toFixed(3)} ms, p99 ${index.rankWindow.p99.toFixed(3)} ms (target < 1 ms)`,
+          `store count (whole index / one vertical) on ${index.size.toLocaleString('en')} stores: median ${index.count.median.toFixed(3)} ms, p99 ${index.count.p99.toFixed(3)} ms`,
+          `bulk read of 100 hosts on ${index.size.toLocaleString('en')} stores: median ${index.bulk100.median.toFixed(3)} ms, p99 ${index.bulk100.p99.toFixed(3)} ms`,
+          `MCP completion/complete of a host on ${completion.size.toLocaleString('en')} stores: median ${completion.large.request.toFixed(3)} ms, on 1,000: ${completion.small.request.toFixed(3)} ms, ratio ${completion.requestRatio.toFixed(2)} (target ≤ 3×)`,
+          `  its store query (hostsByPrefix): median ${completion.large.query.toFixed(3)} ms on ${completion.size.toLocaleString('en')}, ${completion.small.query.toFixed(3)} ms on 1,000, ratio ${completion.queryRatio.toFixed(2)}`,
+        ]
+      : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync('bench', { recursive: true });

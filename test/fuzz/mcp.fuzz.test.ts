@@ -89,8 +89,9 @@ function check(res: Raw, message: unknown, label: string): void {
   if (body.result?.isError === true) {
     const text = (body.result.content as { type: string; text: string }[]).map((c) => c.text).join('');
     assert.ok(text.length < 4000, `an error of ${text.length} characters: ${where}`);
-    // The SDK refuses arguments that break the input schema itself, in plain text; our handlers answer JSON.
-    if (!/^MCP error -32602: /.test(text)) {
+    // The SDK refuses arguments that break the input schema itself, in plain text (v1 and v2 wording); our handlers
+    // answer JSON.
+    if (!/^(?:MCP error -32602: |Input validation error: )/.test(text)) {
       const err = JSON.parse(text);
       assert.ok(ErrorBody.safeParse(err).success, where);
       assert.notEqual(err.code, 'INTERNAL_ERROR', `a tool crashed: ${where}`);

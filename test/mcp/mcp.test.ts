@@ -163,10 +163,11 @@ test('bad arguments are isError results that name the field; hostile values neve
 test('scan-like tool names are not found: MCP never scans', async (t) => {
   const app = await startApp(t);
   const client = await connectMcp(t, app);
+  // An unknown tool is a protocol error (-32602), as the MCP spec lists it, on every revision.
   for (const name of ['scan_store', 'scan', 'get_scan', 'read_reports', 'get_agent_brief']) {
-    const result = await call(client, name, { url: 'https://shop.test' });
-    assert.equal(result.isError, true, name);
-    assert.match(textOf(result), /not found/, name);
+    const err = await call(client, name, { url: 'https://shop.test' }).then(() => null, (e: unknown) => e as { code?: number; message?: string });
+    assert.equal(err?.code, -32602, name);
+    assert.match(String(err?.message), /not found/, name);
   }
 });
 

@@ -13,6 +13,7 @@ import { PROMPTS } from '../../tools/prompts/index.js';
 import { CHECK_CATALOGUE_FILE } from '../../tools/resources/check-catalogue.js';
 import { serverCard } from '../../well-known/server-card.js';
 import { llmsTxt } from '../../well-known/llms-txt.js';
+import { UNTRUSTED_NOTE } from '../../mcp/untrusted-text.js';
 
 const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const textOf = (contents: object[]): string => contents.map((c) => ('text' in c ? String(c.text) : '')).join('');
@@ -86,7 +87,7 @@ test('report templates: Markdown and JSON of the latest report; unknown and deli
   const client = await connectMcp(t, app);
   const md = await client.readResource({ uri: 'readiness://reports/shop.test' });
   assert.equal(md.contents[0].mimeType, 'text/markdown');
-  assert.match(textOf(md.contents), /^# shop\.test: 77\/100, grade/);
+  assert.match(textOf(md.contents), /^Untrusted page content.*\n\n# shop\.test: 77\/100, grade/);
   const json = await client.readResource({ uri: 'readiness://reports/shop.test/json' });
   assert.deepEqual(JSON.parse(textOf(json.contents)), report);
   const pets = textOf((await client.readResource({ uri: 'readiness://index/pets' })).contents);
@@ -94,7 +95,7 @@ test('report templates: Markdown and JSON of the latest report; unknown and deli
   for (const host of ['never.test', 'gone.test']) {
     const err = await client.readResource({ uri: `readiness://reports/${host}` }).then(() => null, (e: unknown) => e);
     assert.ok(err instanceof McpError, host);
-    assert.equal(err.code, -32002);
+    assert.equal(err.code, -32602); // resource not found, as the SDK answers it on every revision
     const data = err.data as { code: string; next_action: { endpoint: string } };
     assert.equal(data.code, 'HOST_NOT_FOUND');
     assert.equal(data.next_action.endpoint, '/api/v1/scan');
@@ -164,4 +165,32 @@ test('completion/complete: hosts by prefix best score first, never delisted; hos
   // A raw JSON-RPC completion, as a plain client sends it.
   const raw = await postMcp(app, { jsonrpc: '2.0', id: 3, method: 'completion/complete', params: { ref: report, argument: { name: 'host', value: 'o' } } });
   assert.deepEqual(raw.body.result.completion.values, ['other.test']);
+});
+
+test('completion answers stay small whatever is typed: a 63 KB host list completes to nothing, a full list offers no sixth host', async (t) => {
+  const app = await startApp(t);
+  await saveFakeScan(app.store, { host: 'shop.test', score: 40 });
+  const compare = { type: 'ref/prompt', name: 'compare_stores' };
+  const huge = `${'a.test, '.repeat(8000)}sho`; // about 63 KB, under the 64 KiB body cap
+  const raw = await postMcp(app, { jsonrpc: '2.0', id: 1, method: 'completion/complete', params: { ref: compare, argument: { name: 'hosts', value: huge } } });
+  assert.equal(raw.status, 200);
+  assert.deepEqual(raw.body.result.completion.values, []);
+  assert.ok(JSON.stringify(raw.body).length < 1000, `answer of ${JSON.stringify(raw.body).length} bytes`);
+  const long = await postMcp(app, { jsonrpc: '2.0', id: 2, method: 'completion/complete', params: { ref: { type: 'ref/resource', uri: 'readiness://reports/{host}' }, argument: { name: 'host', value: 's'.repeat(60_000) } } });
+  assert.deepEqual(long.body.result.completion.values, []);
+  const client = await connectMcp(t, app);
+  const values = async (value: string) => (await client.complete({ ref: { type: 'ref/prompt', name: 'compare_stores' }, argument: { name: 'hosts', value } })).completion.values;
+  assert.deepEqual(await values('a.test, b.test, c.test, d.test, sho'), ['a.test, b.test, c.test, d.test, shop.test']);
+  assert.deepEqual(await values('a.test, b.test, c.test, d.test, e.test, sho'), []);
+});
+
+test('the Markdown report resource is served after the untrusted-content note, and its description says so', async (t) => {
+  const app = await startApp(t);
+  await saveFakeScan(app.store, { host: 'noted.test', score: 60 });
+  const client = await connectMcp(t, app);
+  const text = textOf((await client.readResource({ uri: 'readiness://reports/noted.test' })).contents);
+  assert.ok(text.startsWith(`${UNTRUSTED_NOTE}\n\n# noted.test`), text.slice(0, 300));
+  const { resourceTemplates } = await client.listResourceTemplates();
+  const markdown = resourceTemplates.find((r) => r.uriTemplate === 'readiness://reports/{host}');
+  assert.match(markdown?.description ?? '', /untrusted page content quoted from the store/);
 });

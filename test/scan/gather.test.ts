@@ -120,15 +120,19 @@ describe('the complete store', async () => {
     assert.equal(a.pdpAgentMarkdown.res.contentType, 'text/markdown');
   });
 
-  test('MCP: initialize then tools/list to the UCP binding, JSON answers', () => {
+  test('MCP: server/discover (a 2025 server refuses it), then initialize and tools/list to the UCP binding, JSON answers', () => {
     const posts = store.requests.filter((r) => r.method === 'POST');
-    assert.deepEqual(posts.map((r) => r.path), ['/api/mcp', '/api/mcp']);
+    assert.deepEqual(posts.map((r) => r.path), ['/api/mcp', '/api/mcp', '/api/mcp']);
     for (const p of posts) {
       assert.equal(p.headers.accept, 'application/json, text/event-stream');
       assert.equal(p.headers['content-type'], 'application/json');
     }
-    assert.equal(posts[1].headers['mcp-session-id'], 'fixture-session-1');
-    assert.equal(posts[1].headers['mcp-protocol-version'], '2025-06-18');
+    assert.equal(posts[0].headers['mcp-method'], 'server/discover');
+    assert.equal(posts[0].headers['mcp-protocol-version'], '2026-07-28');
+    assert.equal(posts[2].headers['mcp-session-id'], 'fixture-session-1');
+    assert.equal(posts[2].headers['mcp-protocol-version'], '2025-06-18');
+    assert.equal(a.mcp?.handshake, 'initialize');
+    assert.deepEqual(a.mcp?.revisions, ['2025-06-18']);
     assert.ok(a.mcp);
     assert.equal(a.mcp.endpoint, `${store.origin}/api/mcp`);
     assert.equal(a.mcp.initializeResult?.protocolVersion, '2025-06-18');
@@ -288,7 +292,7 @@ test('Shopify without declarations: /api/mcp is probed', async () => {
     '/api/mcp': mcpEndpoint(),
   }));
   assert.equal(a.platform, 'shopify');
-  assert.equal(store.hits('/api/mcp'), 2);
+  assert.equal(store.hits('/api/mcp'), 3); // server/discover, initialize, tools/list
   assert.deepEqual(a.mcp?.tools, STOREFRONT_TOOLS);
 });
 

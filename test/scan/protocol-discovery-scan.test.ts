@@ -98,6 +98,18 @@ const MCP_CASES: { name: string; routes: (origin: string) => FixtureRoutes; stat
     endpoint: '/mcp',
   },
   {
+    name: 'no catalog and no well-known card: the card at <mcp-url>/server-card, beside the endpoint the UCP profile names, without a tool list',
+    routes: (o) => ({
+      ...withoutMcpDiscovery(o),
+      '/.well-known/ucp': completeStore(o)['/.well-known/ucp'],
+      '/api/mcp': mcpEndpoint(),
+      '/api/mcp/server-card': json({ ...card(o), remotes: [{ type: 'streamable-http', url: `${o}/api/mcp` }] }, 'application/mcp-server-card+json'),
+    }),
+    status: 'pass',
+    evidence: /\/api\/mcp\/server-card \(at the card's home beside the MCP endpoint .*\/api\/mcp\): "example\.northwind\/storefront" at http:\/\/127\.0\.0\.1:\d+\/api\/mcp\.$/,
+    endpoint: '/api/mcp',
+  },
+  {
     name: 'no catalog and no card fails, naming every place looked at',
     routes: withoutMcpDiscovery,
     status: 'fail',
@@ -127,7 +139,8 @@ test('GET /api/v1/scan finds the MCP server card through every accepted discover
         // The storefront probe used the endpoint the card declares, and says where it was declared.
         assert.equal(endpoint.status, 'pass', endpoint.evidence);
         assert.match(endpoint.evidence, new RegExp(`^${shop.origin}${c.endpoint} \\(declared in ${shop.origin}/`));
-        assert.equal(shop.requests.filter((r) => r.method === 'POST' && r.path === c.endpoint).length, 2);
+        // server/discover (which this 2025 server refuses), initialize, tools/list.
+        assert.equal(shop.requests.filter((r) => r.method === 'POST' && r.path === c.endpoint).length, 3);
         assert.equal(parsed.data.protocols.mcp_endpoint, `${shop.origin}${c.endpoint}`);
       } else {
         assert.equal(endpoint.status, 'fail');

@@ -64,3 +64,42 @@ test('one site: the registrable domain by the Public Suffix List, private suffix
   assert.equal(onStoreSite('https://victim.myshopify.com/api/mcp', ['https://mine.myshopify.com/']), false, 'two shops on one platform suffix');
   assert.ok(onStoreSite('https://mine.myshopify.com/api/mcp', ['https://shop.example/', 'https://mine.myshopify.com/']), 'where the homepage landed counts');
 });
+
+/** The complete store whose MCP endpoint answers every POST with a 307 to `target` (resolved against the store). */
+async function storeRedirectingMcp(target: (origin: string) => string): Promise<FixtureStore> {
+  return startStoreFrom((origin) => ({
+    ...completeStore(origin),
+    // The profile and card name the endpoint on the store's own name, as the store is scanned.
+    '/.well-known/ucp': completeStore(origin.replace('127.0.0.1', 'shop.test'))['/.well-known/ucp'],
+    '/.well-known/mcp/server-card.json': completeStore(origin.replace('127.0.0.1', 'shop.test'))['/.well-known/mcp/server-card.json'],
+    '/api/mcp': (req, res) => {
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      res.writeHead(307, { location: target(origin) }).end();
+    },
+    '/mcp-moved': completeStore(origin)['/api/mcp'],
+  }));
+}
+
+test('an MCP endpoint redirecting to another site: the POST is not followed there, and the report says why', async (t) => {
+  // Before: got followed the 307 with the POST body to victim.example.
+  const shop = await storeRedirectingMcp((origin) => `${origin.replace('127.0.0.1', 'victim.example')}/mcp-moved`);
+  t.after(() => shop.close());
+  const app = await startApp(t, {}, { scanOverrides: { lookup: toLoopback } });
+  const res = await get(`${app.url}/api/v1/scan?url=${encodeURIComponent(`http://shop.test:${shop.port}/`)}`);
+  assert.equal(res.status, 200, res.text.slice(0, 300));
+  const r = res.body as ScanResult;
+  assert.ok(posts(shop).length >= 1, 'the store\'s own endpoint was asked');
+  assert.deepEqual(posts(shop).filter((p) => !String(p.headers.host).startsWith('shop.test:')), [], 'no POST left the store\'s site');
+  assert.match(mcpCheck(r).evidence, /redirect to victim\.example:\d+ \(another site\): not followed/);
+  assert.equal(mcpCheck(r).status, 'fail');
+});
+
+test('an MCP endpoint redirecting within the store\'s site is followed', async (t) => {
+  const shop = await storeRedirectingMcp((origin) => `${origin.replace('127.0.0.1', 'mcp.shop.test')}/mcp-moved`);
+  t.after(() => shop.close());
+  const app = await startApp(t, {}, { scanOverrides: { lookup: toLoopback } });
+  const res = await get(`${app.url}/api/v1/scan?url=${encodeURIComponent(`http://shop.test:${shop.port}/`)}`);
+  const r = res.body as ScanResult;
+  assert.ok(posts(shop).some((p) => p.path === '/mcp-moved' && p.headers.host === `mcp.shop.test:${shop.port}`), JSON.stringify(posts(shop)));
+  assert.equal(mcpCheck(r).status, 'pass', mcpCheck(r).evidence);
+});

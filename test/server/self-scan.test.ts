@@ -59,7 +59,7 @@ test('scanned by its own scanner, the service gets full marks wherever a non-sto
   // The card is found the way current MCP clients look for it: through the AI Catalog.
   assert.match(
     checks.get('protocol_mcp_server_card')!.evidence,
-    /\/\.well-known\/mcp\/server-card\.json \(found through the AI Catalog http:\/\/127\.0\.0\.1:\d+\/\.well-known\/ai-catalog\.json\): "127\.0\.0\.1\/store-readiness" at http:\/\/127\.0\.0\.1:\d+\/mcp\./,
+    /\/mcp\/server-card \(found through the AI Catalog http:\/\/127\.0\.0\.1:\d+\/\.well-known\/ai-catalog\.json\): "127\.0\.0\.1\/store-readiness" at http:\/\/127\.0\.0\.1:\d+\/mcp\./,
   );
   for (const flag of ['llms_txt', 'markdown_negotiation', 'api_catalog', 'content_signals', 'mcp_server_card']) {
     assert.equal(res.body.protocols[flag], true, flag);

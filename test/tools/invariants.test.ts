@@ -4,10 +4,8 @@
 // are derived from the registry (TOOLS, ROUTES): adding a tool adds it here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, McpServer, type Tool } from '@modelcontextprotocol/server';
+import { Client } from '@modelcontextprotocol/client';
 import { TOOLS } from '../../tools/index.js';
 import { ROUTES } from '../../rest/routes.js';
 import { registerTools } from '../../mcp/server.js';

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { getJson, startApp } from '../helpers/start-app.js';
 import { connectMcp } from '../helpers/mcp-client.js';
 import { serverCardName } from '../../well-known/server-card.js';
+import { MCP_REVISIONS } from '../../mcp/server.js';
 import { SERVICE_VERSION } from '../../lib/version.js';
 
 test('server card: identity, remote, no auth and the MCP tools, public and cacheable', async (t) => {
@@ -17,7 +18,8 @@ test('server card: identity, remote, no auth and the MCP tools, public and cache
   assert.equal(card.name, 'localhost/store-readiness');
   assert.equal(card.version, SERVICE_VERSION);
   assert.ok(card.description.length > 20);
-  assert.deepEqual(card.remotes, [{ type: 'streamable-http', url: 'http://localhost:3000/mcp', authentication: { required: false, schemes: [] } }]);
+  assert.deepEqual(card.remotes, [{ type: 'streamable-http', url: 'http://localhost:3000/mcp', supportedProtocolVersions: [...MCP_REVISIONS], authentication: { required: false, schemes: [] } }]);
+  assert.deepEqual(card.remotes[0].supportedProtocolVersions.slice(0, 3), ['2026-07-28', '2025-11-25', '2025-06-18']);
   assert.deepEqual(card.authentication, { required: false, schemes: [] });
   for (const tool of card.tools) assert.deepEqual(Object.keys(tool).sort(), ['annotations', 'description', 'inputSchema', 'name', 'title']);
 });
@@ -49,7 +51,7 @@ test('the MCP catalog points at the card', async (t) => {
       identifier: 'urn:air:localhost:store-readiness',
       displayName: 'Store Readiness',
       type: 'application/mcp-server-card+json',
-      url: 'http://localhost:3000/.well-known/mcp/server-card.json',
+      url: 'http://localhost:3000/mcp/server-card',
     },
   ]);
 });
@@ -68,13 +70,23 @@ test('the AI Catalog, where current MCP clients start, points at the same card',
       {
         identifier: 'urn:air:localhost:mcp:store-readiness',
         type: 'application/mcp-server-card+json',
-        url: 'http://localhost:3000/.well-known/mcp/server-card.json',
+        url: 'http://localhost:3000/mcp/server-card',
       },
     ],
   });
   const card = await getJson(res.body.entries[0].url.replace('http://localhost:3000', app.url));
   assert.equal(card.status, 200);
   assert.equal(card.body.name, 'localhost/store-readiness');
+});
+
+test('the card\'s home beside the endpoint, /mcp/server-card, serves the same card with the card media type', async (t) => {
+  const app = await startApp(t);
+  const res = await getJson(`${app.url}/mcp/server-card`, { headers: { accept: 'application/mcp-server-card+json' } });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'application/mcp-server-card+json; charset=utf-8');
+  assert.equal(res.headers.get('access-control-allow-origin'), '*');
+  assert.deepEqual(res.body, (await getJson(`${app.url}/.well-known/mcp/server-card.json`)).body);
+  assert.equal((await getJson(`${app.url}/mcp/server-card`, { method: 'POST' })).status, 405);
 });
 
 test('card names are reverse-DNS of BASE_URL with one slash', () => {

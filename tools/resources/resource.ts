@@ -29,6 +29,8 @@ interface ResourceTexts {
   title: string;
   description: string; // for a model and a person picking it: what the text holds
   mimeType: 'text/markdown' | 'text/plain' | 'application/json';
+  /** The text quotes what a store wrote on its pages: MCP serves it after the untrusted-content note. */
+  storeText?: true;
 }
 
 export interface ResourceDef extends ResourceTexts {

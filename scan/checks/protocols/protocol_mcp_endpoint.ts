@@ -1,9 +1,23 @@
-// Does a storefront MCP server answer? Reads the probe gather.ts made (initialize, then tools/list) against the
-// endpoint declared in UCP or a server card (found through the AI Catalog or at a well-known path), or Shopify's
-// /api/mcp; never calls a tool. The evidence names the document that declared the endpoint.
+// Does a storefront MCP server answer? Reads the probe gather.ts made (server/discover, else initialize, then
+// tools/list) against the endpoint declared in UCP or a server card (found through the AI Catalog, at the MCP URL or
+// at a well-known path), or Shopify's /api/mcp; never calls a tool. Either handshake counts; the evidence names the
+// revisions the server serves, whether the current one is among them, and the document that declared the endpoint.
 import { defineCheck } from '../../check.js';
 import { describe } from '../evidence.js';
 import { COMMERCE_TOOL } from '../../protocol-documents.js';
+import { MCP_CURRENT_REVISION } from '../../mcp-probe.js';
+import type { McpProbe } from '../../artifacts.js';
+
+/** "answered server/discover (Shop MCP; serves 2026-07-28, the current MCP revision)", or the 2025 equivalent. */
+function answered(mcp: McpProbe): string {
+  const result = mcp.initializeResult!;
+  const revisions = mcp.revisions?.length ? mcp.revisions : result.protocolVersion ? [result.protocolVersion] : [];
+  const serves = revisions.length > 0 ? `serves ${revisions.join(', ')}` : 'names no revision';
+  const current = revisions.includes(MCP_CURRENT_REVISION)
+    ? 'the current MCP revision'
+    : `not the current MCP revision ${MCP_CURRENT_REVISION}`;
+  return `answered ${mcp.handshake ?? 'initialize'} (${[result.serverName, `${serves}, ${current}`].filter(Boolean).join('; ')})`;
+}
 
 export default defineCheck({
   id: 'protocol_mcp_endpoint',
@@ -15,7 +29,7 @@ export default defineCheck({
   title: 'A storefront MCP server answers with commerce tools',
   failureTitle: 'Expose a storefront MCP server',
   why: 'An MCP server lets an agent search the catalogue and build a cart through tools instead of scraping pages.',
-  how: 'Offer an MCP endpoint (Streamable HTTP, JSON-RPC) with catalogue and cart tools such as `search_catalog`, `get_product`, `create_cart`, `create_checkout`, and declare it in your UCP profile\'s MCP binding and in an MCP server card. Shopify stores already have `/api/mcp`; keep it reachable through your CDN.',
+  how: 'Offer an MCP endpoint (Streamable HTTP, JSON-RPC) with catalogue and cart tools such as `search_catalog`, `get_product`, `create_cart`, `create_checkout`, and declare it in your UCP profile\'s MCP binding and in an MCP server card. Serve the current MCP revision, 2026-07-28 (it answers `server/discover`), beside 2025-11-25 for older clients: the official SDK serves both from one server. Shopify stores already have `/api/mcp`; keep it reachable through your CDN.',
   run(a) {
     const mcp = a.mcp;
     if (!mcp) {
@@ -26,15 +40,18 @@ export default defineCheck({
       if (mcp.jsonRpcError) {
         return { status: 'partial', evidence: `${mcp.endpoint}${declared} answered initialize with a JSON-RPC error: ${mcp.jsonRpcError.slice(0, 120)}.` };
       }
-      return { status: 'fail', evidence: `${mcp.endpoint}${declared} did not answer initialize (${describe(mcp.initialize)}).` };
+      const initialize = describe(mcp.initialize);
+      const discover = mcp.discover ? describe(mcp.discover) : initialize;
+      const why = discover === initialize ? initialize : `server/discover: ${discover}; initialize: ${initialize}`;
+      return { status: 'fail', evidence: `${mcp.endpoint}${declared} did not answer server/discover or initialize (${why}).` };
     }
-    const who = [mcp.initializeResult.serverName, mcp.initializeResult.protocolVersion].filter(Boolean).join(' ');
+    const who = answered(mcp);
     const commerce = mcp.tools.filter((t) => COMMERCE_TOOL.test(t));
     if (commerce.length > 0) {
-      return { status: 'pass', evidence: `${mcp.endpoint}${declared} answered initialize (${who}); ${mcp.tools.length} tools incl. ${commerce.slice(0, 5).join(', ')}.` };
+      return { status: 'pass', evidence: `${mcp.endpoint}${declared} ${who}; ${mcp.tools.length} tools incl. ${commerce.slice(0, 5).join(', ')}.` };
     }
     const list = mcp.toolsList ? describe(mcp.toolsList) : 'not requested';
     const tools = mcp.tools.length > 0 ? `tools ${mcp.tools.slice(0, 5).join(', ')} are not commerce tools` : `tools/list gave no tools (${list})`;
-    return { status: 'partial', evidence: `${mcp.endpoint}${declared} answered initialize (${who}), but ${tools}.` };
+    return { status: 'partial', evidence: `${mcp.endpoint}${declared} ${who}, but ${tools}.` };
   },
 });

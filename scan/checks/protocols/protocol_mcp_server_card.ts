@@ -1,6 +1,7 @@
 // Is there an MCP server card that names the server and its endpoint, so agents can connect without guessing? Cards
-// are found through the AI Catalog (/.well-known/ai-catalog.json) or the earlier MCP catalog, or at the well-known
-// card paths (docs/checks.md §11); the first card with a name and an endpoint passes. Accepts the SEP-2127 shape
+// are found through the AI Catalog (/.well-known/ai-catalog.json) or the earlier MCP catalog, at the well-known
+// card paths, or at <mcp-url>/server-card (docs/checks.md §11); the first card with a name and an endpoint passes.
+// A card need not list tools (current cards do not). Accepts the SEP-2127 shape
 // (remotes[].url) and the older SEP-1649 shape (transport.endpoint).
 import { defineCheck } from '../../check.js';
 import type { CheckOutcome } from '../../check.js';
@@ -44,6 +45,7 @@ export default defineCheck({
       outcomes.push(judgeCard(cc.resource, cc.json, found));
     }
     outcomes.push(judgeCard(a.serverCard, a.serverCardJson, ''));
+    if (a.mcp?.card) outcomes.push(judgeCard(a.mcp.card, undefined, ` (at the card's home beside the MCP endpoint ${a.mcp.endpoint})`));
     const pass = outcomes.find((o) => o.status === 'pass');
     if (pass) return { status: 'pass', evidence: `${pass.evidence}.` };
     const catalog = cc || !a.mcpCatalog ? '' : `; catalog ${describe(a.mcpCatalog)}: no MCP server card entry`;

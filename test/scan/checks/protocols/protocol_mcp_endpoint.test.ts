@@ -23,7 +23,7 @@ describe('protocol_mcp_endpoint', () => {
   it('passes with commerce tools', () => {
     const out = check.run(makeArtifacts({ mcp: probe({ tools: ['search_shop_catalog', 'get_cart', 'update_cart'] }) }));
     assert.equal(out.status, 'pass');
-    assert.match(out.evidence, /api\/mcp answered initialize \(storefront 2025-06-18\); 3 tools incl. search_shop_catalog/);
+    assert.match(out.evidence, /api\/mcp answered initialize \(storefront; serves 2025-06-18, not the current MCP revision 2026-07-28\); 3 tools incl. search_shop_catalog/);
   });
 
   it('names the document that declared the endpoint (a card found through a catalog, UCP), none for a platform default', () => {
@@ -49,6 +49,6 @@ describe('protocol_mcp_endpoint', () => {
     assert.match(check.run(makeArtifacts()).evidence, /No MCP endpoint declared/);
     const dead = check.run(makeArtifacts({ mcp: probe({ initialize: okResource(ENDPOINT, 'no', { status: 404 }), initializeResult: null, toolsList: null }) }));
     assert.equal(dead.status, 'fail');
-    assert.match(dead.evidence, /did not answer initialize .*404/);
+    assert.match(dead.evidence, /did not answer server\/discover or initialize .*404/);
   });
 });
