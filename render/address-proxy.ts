@@ -28,7 +28,7 @@ export interface AddressProxy {
   readonly server: string;
   readonly requests: number;
   readonly bytes: number;
-  /** The first requests refused by the address rules (at most MAX_REFUSED_KEPT). */
+  /** The first request refused by the address rules for each host (at most MAX_REFUSED_KEPT hosts). */
   readonly refused: RefusedRequest[];
   readonly refusedCount: number;
   /** Which budget ran out, or null. */
@@ -49,9 +49,12 @@ export async function startAddressProxy(rules: ProxyRules, budget: ProxyBudget):
   let bytes = 0;
   let budgetSpent: string | null = null;
 
-  const refuse = (url: string, why: string) => {
+  const refusedHosts = new Set<string>();
+  const refuse = (url: string, host: string, why: string) => {
     refusedCount++;
-    if (refused.length < MAX_REFUSED_KEPT) refused.push({ url: url.slice(0, 200), why: why.slice(0, 200) });
+    if (refused.length >= MAX_REFUSED_KEPT || refusedHosts.has(host)) return;
+    refusedHosts.add(host);
+    refused.push({ url: url.slice(0, 200), why: why.slice(0, 200) });
   };
   /** Counts one request; false (and the reason kept) once the request budget is spent. */
   const admit = (): boolean => {
@@ -104,7 +107,7 @@ export async function startAddressProxy(rules: ProxyRules, budget: ProxyBudget):
     const verdict = url.protocol === 'http:' ? await judge(url) : { why: `only http and https, not ${url.protocol.slice(0, 20)}`, refused: true };
     if ('why' in verdict) {
       if (!verdict.refused) return void res.writeHead(502).end();
-      refuse(url.href, verdict.why);
+      refuse(url.href, url.hostname, verdict.why);
       return void res.writeHead(403, { 'content-type': 'text/plain' }).end('refused by the scanner\'s address rules');
     }
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !HOP_HEADERS.has(k)));
@@ -147,7 +150,7 @@ export async function startAddressProxy(rules: ProxyRules, budget: ProxyBudget):
     const verdict = await judge(url);
     if ('why' in verdict) {
       if (!verdict.refused) return void client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
-      refuse(target, verdict.why);
+      refuse(target, url.hostname, verdict.why);
       return void client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
     }
     const upstream: Socket = connect({ host: verdict.address, port: Number(url.port || 443) });

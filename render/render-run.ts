@@ -10,7 +10,7 @@ import { coverAt, initScript, probePage, type ProbeResult } from './page-scripts
 
 /** What one render may spend, on top of its wall time. */
 export const RENDER_BUDGET = { maxRequests: 300, maxBytes: 32 * 1024 * 1024 };
-/** The rendered DOM kept for reading, like the fetcher's cap on an HTML body. */
+/** The rendered DOM kept for reading, like the fetcher's cap on an HTML body (scan/browser-view.ts reports more). */
 const MAX_HTML = 2 * 1024 * 1024;
 const CONTEXT_TIMEOUT_MS = 10_000;
 const SETTLE_MS = 1500; // after load: late scripts, cookie walls that open on a timer
@@ -102,7 +102,7 @@ interface PageResult {
 async function renderPage(page: Page, target: RenderRequest['pages'][number], budgetMs: number, photograph: boolean): Promise<PageResult> {
   const started = performance.now();
   const left = () => budgetMs - (performance.now() - started);
-  const out: RenderedPage = { url: target.url, kind: target.kind, outcome: 'rendered', detail: null, status: null, html: '', finalUrl: null, buyControls: [], webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, ms: 0 };
+  const out: RenderedPage = { url: target.url, kind: target.kind, outcome: 'rendered', detail: null, status: null, html: '', finalUrl: null, buyControls: [], webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
   let crashed = false;
   page.on('crash', () => void (crashed = true));
   page.on('dialog', (d) => {
@@ -135,6 +135,7 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
     return finish();
   }
   out.html = probe.html;
+  out.domBytes = probe.domBytes;
   out.webmcpTools = probe.tools.map((t) => ({ name: t.name, description: t.description, via: t.via as RenderedPage['webmcpTools'][number]['via'] }));
   out.popupsBlocked = probe.popups;
   if (probe.truncated) out.detail = `the DOM is ${Math.round(probe.domBytes / 1024 / 1024)} MiB; the first ${MAX_HTML / 1024 / 1024} MiB were read`;
@@ -172,5 +173,5 @@ function inPage(fn: (...args: never[]) => unknown, ...args: unknown[]): string {
 }
 
 function skipped(target: RenderRequest['pages'][number], why: string): RenderedPage {
-  return { url: target.url, kind: target.kind, outcome: 'skipped', detail: `not rendered: ${why}`, status: null, html: '', finalUrl: null, buyControls: [], webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, ms: 0 };
+  return { url: target.url, kind: target.kind, outcome: 'skipped', detail: `not rendered: ${why}`, status: null, html: '', finalUrl: null, buyControls: [], webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
 }

@@ -13,6 +13,9 @@ import type { PageRenderer, RenderedPage, RenderRequest, RenderRun } from './ren
 /** Words of an add-to-cart or buy control, in the languages the scanner reads. */
 const BUY_WORDS = /add(ing)? to (cart|bag|basket|trolley)|buy (it )?now|\bbuy\b|in den warenkorb|jetzt kaufen|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen/i;
 
+/** The rendered DOM an agent reads, like the fetcher's cap on an HTML body. */
+const MAX_READ_DOM = 2 * 1024 * 1024;
+
 /** Product pages rendered per scan, as many as the raw scan samples. */
 const PRODUCT_PAGES = 2;
 
@@ -138,6 +141,9 @@ function pageFindings(p: RenderedPageView, rendered: RenderedPage): BrowserFindi
   }
   if (p.outcome === 'crashed') {
     out.push({ id: 'page_crashed', page_url: at, title: 'The page crashed the browser tab', detail: p.detail ?? 'the tab crashed', fix: 'Keep the page\'s memory and DOM bounded: a tab that runs out of memory is lost to a browser agent.' });
+  }
+  if (rendered.domBytes > MAX_READ_DOM) {
+    out.push({ id: 'dom_oversized', page_url: at, title: 'The rendered page is too large to read whole', detail: `The DOM after scripts ran is ${Math.round(rendered.domBytes / 1024 / 1024)} MiB; agents read about the first ${MAX_READ_DOM / 1024 / 1024} MiB.`, fix: 'Keep the rendered page small: load long lists in pages or on demand, so the product facts sit in the first part of the page an agent reads.' });
   }
   if (p.popups_blocked > 0) {
     out.push({ id: 'popups', page_url: at, title: 'The page opens windows on its own', detail: `${p.popups_blocked} window(s) the page tried to open were closed`, fix: 'Do not open windows or tabs without a click: browser agents lose their place, and pop-ups read as abuse.' });

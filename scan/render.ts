@@ -41,6 +41,8 @@ export interface RenderedPage {
   webmcpTools: RenderedWebMcpTool[];
   popupsBlocked: number;
   dialogsDismissed: number;
+  /** Size of the serialised DOM after scripts ran (html holds at most the first 2 MiB). */
+  domBytes: number;
   ms: number;
 }
 

@@ -52,7 +52,7 @@ export const RenderedPage = z
 
 export const BrowserFinding = z
   .object({
-    id: z.enum(['script_only_product', 'buy_control_unnamed', 'buy_control_covered', 'browser_challenge', 'page_unresponsive', 'page_crashed', 'popups', 'requests_refused']),
+    id: z.enum(['script_only_product', 'buy_control_unnamed', 'buy_control_covered', 'browser_challenge', 'page_unresponsive', 'page_crashed', 'dom_oversized', 'popups', 'requests_refused']),
     page_url: z.string().nullable(),
     title: z.string(),
     detail: z.string().describe(`What the browser saw. ${untrusted}`),
