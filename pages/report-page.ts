@@ -26,6 +26,7 @@ import {
 } from './html.js';
 import { mdText, negotiatedHeaders, oneLine, sendMarkdown, wantsMarkdown } from './markdown.js';
 import { changesSection, historySection, loadReportExtras, statusSection, type ReportExtras } from './report-history.js';
+import { browserViewMarkdown, browserViewSection } from './browser-view.js';
 
 type Report = ScanResult;
 type Check = Report['pillars'][number]['checks'][number];
@@ -176,6 +177,8 @@ ${opts.extras ? changesSection(opts.extras) : ''}
   ${report.protocols ? protocolList(report.protocols) : ''}
 </section>
 
+${browserViewSection(report.browser_view)}
+
 <div class="grid grid-2">
   <section class="card" aria-labelledby="rank-h">
     <h2 id="rank-h">In the readiness index</h2>
@@ -274,6 +277,7 @@ export function renderReportMarkdown(report: Report, baseUrl: string): string {
       ? ['Nothing left to fix.']
       : fixes.map((f, i) => `${i + 1}. **+${num(f.points)} pts** ${mdText(f.title, 200)} (\`${mdText(f.check_id, 80)}\`): ${oneLine(String(f.how ?? ''))}`)),
     '',
+    ...browserViewMarkdown(report.browser_view),
   ].join('\n');
 }
 

@@ -12,6 +12,11 @@ import { getJson, startApp } from '../helpers/start-app.js';
 import { chromiumAvailable, SHOTS } from '../helpers/browser.js';
 import { createChromiumRenderer, type ChromiumRenderer } from '../../render/chromium.js';
 import type { BrowserView } from '../../schemas/browser-view.js';
+import type { ScanResult } from '../../schemas/scan-result.js';
+import { ReadinessReport } from '../../schemas/readiness.js';
+import { saveReport } from '../helpers/scans.js';
+import { connectMcp } from '../helpers/mcp-client.js';
+import { renderBrief } from '../../scan/brief.js';
 
 let renderer: ChromiumRenderer | null = null;
 before(() => {
@@ -100,13 +105,40 @@ test('an icon-only buy button without an accessible name is reported', async (t)
 
 test('a cookie wall over the buy button is reported with what covers it', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const wall = '<div id="consent" role="dialog" aria-label="Cookie consent" style="position:fixed;inset:0;z-index:9999;background:rgba(0,0,0,.6)"><p style="background:#fff">We use cookies. <button>Accept all</button></p></div>';
-  const { view } = await scanWithBrowser(t, withProductPages((html) => html.replace('</body>', `${wall}</body>`)));
+  const wall = '<div id="consent" role="dialog" aria-label="Cookie consent <script>alert(1)</script>" style="position:fixed;inset:0;z-index:9999;background:rgba(0,0,0,.6)"><p style="background:#fff">We use cookies. <button>Accept all</button></p></div>';
+  const { view, body } = await scanWithBrowser(t, withProductPages((html) => html.replace('</body>', `${wall}</body>`)));
+  coveredScan = body;
   const control = productPages(view)[0].buy_controls[0];
   assert.equal(control.name, 'Add to cart');
-  assert.match(control.covered_by ?? '', /<div#consent> \(Cookie consent\) "We use cookies/);
+  assert.match(control.covered_by ?? '', /<div#consent> \(Cookie consent <script>alert\(1\)<\/script>\) "We use cookies/);
   assert.ok(view.findings.some((f) => f.id === 'buy_control_covered' && /cookie notice/.test(f.fix)));
   assert.ok(!view.findings.some((f) => f.id === 'buy_control_unnamed'));
+});
+
+let coveredScan: ScanResult | null = null;
+
+test('the stored report, its page and Markdown, get_readiness_report, the report resource and the agent brief carry the browser view', async (t) => {
+  if (!chromiumAvailable(t) || !coveredScan) return;
+  const app = await startApp(t);
+  const report = { ...coveredScan, host: 'shop.test', url: 'https://shop.test/' };
+  await saveReport(app.store, report);
+  const page = await fetch(`${app.url}/r/${report.scan_id}`).then((r) => r.text());
+  assert.match(page, /What browser agents see/);
+  assert.match(page, /<img src="data:image\/jpeg;base64,/);
+  assert.match(page, /Something covers the buy control after load/);
+  assert.match(page, /Cookie consent &lt;script&gt;alert\(1\)&lt;\/script&gt;/, 'store text is escaped');
+  assert.doesNotMatch(page, /<script>alert/);
+  const markdown = await fetch(`${app.url}/r/${report.scan_id}`, { headers: { accept: 'text/markdown' } }).then((r) => r.text());
+  assert.match(markdown, /## What browser agents see[\s\S]*buy_control_covered/);
+  const client = await connectMcp(t, app);
+  await client.listTools();
+  const result = await client.callTool({ name: 'get_readiness_report', arguments: { host: 'shop.test' } });
+  const parsed = ReadinessReport.parse(result.structuredContent);
+  assert.deepEqual(parsed.browser_view, report.browser_view);
+  const resource = await client.readResource({ uri: 'readiness://reports/shop.test' });
+  assert.match(String((resource.contents[0] as { text: string }).text), /What browser agents see[\s\S]*Something covers the buy control/);
+  const brief = renderBrief(report, { baseUrl: app.url });
+  assert.match(brief, /## For browser agents \(not scored\)[\s\S]*buy_control_covered[\s\S]*cookie notice/);
 });
 
 test('a page that registers a WebMCP tool has it listed', async (t) => {
