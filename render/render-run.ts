@@ -149,13 +149,17 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
   return { page: out, shot };
 }
 
-/** Role, accessible name and state of each marked buy control, as the accessibility tree gives them. */
+/**
+ * Role, accessible name and state of each marked buy control, as the accessibility tree gives them. A control the
+ * tree could not be asked about in time (a busy machine) is left out rather than reported as unnamed.
+ */
 async function buyControls(page: Page, count: number, left: () => number): Promise<RenderedBuyControl[]> {
   const controls: RenderedBuyControl[] = [];
   for (let i = 0; i < count && left() > 200; i++) {
     const control = page.locator(`[data-store-readiness-buy="${i}"]`);
-    const timeout = Math.min(1000, left());
-    const snapshot = await control.ariaSnapshot({ timeout }).catch(() => '');
+    const timeout = Math.min(3000, left());
+    const snapshot = await control.ariaSnapshot({ timeout }).catch(() => null);
+    if (snapshot === null) continue;
     const [, role = null, name = ''] = /^- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?/.exec(snapshot) ?? [];
     const enabled = await control.isEnabled({ timeout }).catch(() => false);
     const coveredBy = await withTimeout(page.evaluate(inPage(coverAt, i)) as Promise<string | null>, timeout).catch(() => null);
