@@ -100,8 +100,7 @@ export function createChromiumRenderer(opts: ChromiumOptions): ChromiumRenderer 
         return run;
       }),
     close: async () => {
-      closed = true;
-      limit.clearQueue();
+      closed = true; // renders still waiting for a place fail fast instead of starting a new browser
       await restart('closing');
     },
   };

@@ -1,4 +1,4 @@
-// "What browser agents see" (docs/checks.md "Browser view"): the rendered pages read with the same extractors as
+// "What browser agents see" (docs/checks.md §12): the rendered pages read with the same extractors as
 // the raw ones, compared with what crawlers got, turned into findings with fixes. Reported beside the score and
 // never counted in it: the public score must not depend on whether the scanning instance had a browser.
 import type { BrowserFinding, BrowserView, RenderedPageView } from '../schemas/browser-view.js';
