@@ -102,6 +102,7 @@ interface PageResult {
 async function renderPage(page: Page, target: RenderRequest['pages'][number], budgetMs: number, photograph: boolean): Promise<PageResult> {
   const started = performance.now();
   const left = () => budgetMs - (performance.now() - started);
+  const probeReserve = Math.min(PROBE_MS, budgetMs * 0.3); // kept for reading the page after it loads
   const out: RenderedPage = { url: target.url, kind: target.kind, outcome: 'rendered', detail: null, status: null, html: '', finalUrl: null, buyControls: [], webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
   let crashed = false;
   page.on('crash', () => void (crashed = true));
@@ -115,11 +116,11 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
     return { page: out, shot: null };
   };
   try {
-    const response = await page.goto(target.url, { waitUntil: 'domcontentloaded', timeout: Math.max(500, left() - PROBE_MS) });
+    const response = await page.goto(target.url, { waitUntil: 'domcontentloaded', timeout: Math.max(500, left() - probeReserve) });
     out.status = response?.status() ?? null;
     out.finalUrl = page.url();
-    await page.waitForLoadState('load', { timeout: Math.max(100, left() - PROBE_MS) }).catch(() => void (out.detail = `the load event did not fire within ${seconds(budgetMs)}`));
-    await page.waitForLoadState('networkidle', { timeout: Math.max(100, Math.min(SETTLE_MS, left() - PROBE_MS)) }).catch(() => {});
+    await page.waitForLoadState('load', { timeout: Math.max(100, left() - probeReserve) }).catch(() => void (out.detail = `the load event did not fire within ${seconds(budgetMs)}`));
+    await page.waitForLoadState('networkidle', { timeout: Math.max(100, Math.min(SETTLE_MS, left() - probeReserve)) }).catch(() => {});
   } catch (err) {
     if (crashed) return (out.outcome = 'crashed', out.detail = 'the tab crashed while loading (out of memory?)', finish());
     const e = err as Error;

@@ -67,8 +67,9 @@ test('a complete store: every page rendered, buy controls named and uncovered, n
 
   const { body: plain } = await scanWithBrowser(t, completeStore, false);
   assert.equal(plain.browser_view.status, 'not_run');
-  assert.equal(plain.score, body.score, 'the score does not depend on the browser');
-  const outcomes = (r: typeof body) => r.pillars.flatMap((p: { checks: { id: string; status: string; points: number }[] }) => p.checks.map((c) => `${c.id} ${c.status} ${c.points}`));
+  // Every check but the one that times the store (a busy machine moves it) scores the same with and without.
+  const outcomes = (r: typeof body) =>
+    r.pillars.flatMap((p: { checks: { id: string; status: string; points: number }[] }) => p.checks.filter((c) => c.id !== 'access_response_time').map((c) => `${c.id} ${c.status} ${c.points}`));
   assert.deepEqual(outcomes(plain), outcomes(body));
 });
 

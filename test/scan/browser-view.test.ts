@@ -33,8 +33,9 @@ test('a browser that cannot be used fails the view, never the scan', async () =>
   const result = await runScan(store.url, { ...OPTS, render: broken });
   assert.equal(result.browser_view?.status, 'failed');
   assert.match(result.browser_view?.note ?? '', /cannot start the browser/);
-  const plain = await runScan(store.url, OPTS);
-  assert.equal(result.score, plain.score);
+  // Every check but the one that times the store (a busy machine moves it) scores the same as without a browser.
+  const outcomes = (r: typeof result) => r.pillars.flatMap((p) => p.checks.filter((c) => c.id !== 'access_response_time').map((c) => `${c.id} ${c.status} ${c.points}`));
+  assert.deepEqual(outcomes(await runScan(store.url, OPTS)), outcomes(result));
 });
 
 test('too little time left in the scan: the browser is not started', async () => {
