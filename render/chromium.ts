@@ -93,12 +93,15 @@ export function createChromiumRenderer(opts: ChromiumOptions): ChromiumRenderer 
     get pid() {
       return server?.process().pid ?? null;
     },
-    render: (request: RenderRequest): Promise<RenderRun> =>
-      limit(async () => {
-        const run = await renderRun(await browser(), request);
+    render: (request: RenderRequest): Promise<RenderRun> => {
+      // The budget counts from the call: time spent waiting for a place comes out of it, so the scan keeps its time.
+      const deadlineAt = Date.now() + request.deadlineMs;
+      return limit(async () => {
+        const run = await renderRun(await browser(), { ...request, deadlineMs: deadlineAt - Date.now() });
         if (run.browserUnwell) await restart(run.browserUnwell);
         return run;
-      }),
+      });
+    },
     close: async () => {
       closed = true; // renders still waiting for a place fail fast instead of starting a new browser
       await restart('closing');

@@ -71,7 +71,8 @@ export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditR
     opts.log?.warn({ check: id, err: err instanceof Error ? err.message : String(err) }, 'check threw; scored as fail'),
   );
   const scored = score(results);
-  const allowedPorts = opts.allowedPorts ?? (opts.allowIPAddressList?.length && !opts.allowPrivate ? 'any' : opts.allowPrivate ? 'any' : [80, 443]);
+  // The fetcher's ports (see createFetcher above), for the browser's requests.
+  const allowedPorts = opts.allowedPorts ?? (opts.allowPrivate || opts.allowIPAddressList?.length ? 'any' : [80, 443]);
   const renderMs = Math.min(opts.renderTimeoutMs ?? 15_000, opts.timeoutMs - (performance.now() - started));
   const browser_view =
     opts.render && renderMs < MIN_RENDER_MS

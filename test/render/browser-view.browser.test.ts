@@ -181,3 +181,18 @@ test('a store that challenges the headless browser but not raw requests is repor
   assert.equal(view.pages[0].http_status, 403);
   assert.ok(view.findings.some((f) => f.id === 'browser_challenge'), JSON.stringify(view.findings));
 });
+
+test('time spent waiting for a render place comes out of the budget: a render queued past it renders nothing', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const store = await startStoreFrom((origin) => ({ ...completeStore(origin), '/slow': page(htmlPage({ title: 'Slow', body: '<img src="/never">' })), '/never': { delayMs: 60_000, body: '' } }));
+  stores.push(store);
+  const single = createChromiumRenderer({ executablePath: '/usr/bin/chromium', concurrency: 1 })!;
+  t.after(() => single.close());
+  const rules = { allowPrivate: true, allowedPorts: 'any' as const };
+  // The first render holds the only place for its whole budget (its page never finishes loading).
+  const first = single.render({ pages: [{ url: `${store.url}slow`, kind: 'home' }], rules, deadlineMs: 6000, screenshotUrl: null });
+  const second = await single.render({ pages: [{ url: store.url, kind: 'home' }], rules, deadlineMs: 3000, screenshotUrl: null });
+  assert.equal(second.pages[0].outcome, 'skipped', JSON.stringify(second.pages[0]));
+  assert.match(second.pages[0].detail ?? '', /budget was spent/);
+  assert.equal((await first).pages[0].outcome, 'rendered');
+});
