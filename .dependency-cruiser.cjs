@@ -8,6 +8,7 @@ const LAYERS = {
   schemas: ['lib'],
   scan: ['lib', 'schemas'],
   store: ['lib', 'schemas'],
+  render: ['lib', 'schemas', 'scan'],
   accounts: ['lib', 'schemas', 'store'],
   monitoring: ['lib', 'schemas', 'scan', 'store', 'accounts'],
   tools: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring'],
@@ -15,13 +16,13 @@ const LAYERS = {
   mcp: ['lib', 'schemas', 'scan', 'store', 'tools', 'rest'],
   pages: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring', 'tools', 'rest', 'mcp'],
   'well-known': ['lib', 'schemas', 'scan', 'store', 'tools', 'rest', 'mcp', 'pages'],
-  server: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring', 'tools', 'rest', 'mcp', 'pages', 'well-known'],
+  server: ['lib', 'schemas', 'scan', 'store', 'render', 'accounts', 'monitoring', 'tools', 'rest', 'mcp', 'pages', 'well-known'],
 };
 const FOLDERS = Object.keys(LAYERS);
 const any = (names) => `^(${names.join('|')})/`;
 
 /** Packages that belong to one layer only: HTTP, MCP and database drivers stay out of the audit engine. */
-const SURFACE_PACKAGES = '^(express|express-rate-limit|pino-http|@modelcontextprotocol/sdk|mongodb|better-sqlite3)(/|$)';
+const SURFACE_PACKAGES = '^(express|express-rate-limit|pino-http|@modelcontextprotocol/sdk|mongodb|better-sqlite3|playwright-core)(/|$)';
 
 module.exports = {
   forbidden: [

@@ -32,6 +32,10 @@ export const ConfigSchema = z
     SCAN_ALLOW_PRIVATE: flag,
     SCAN_CONCURRENCY: intIn(1, 256, 4),
     SCAN_QUEUE: intIn(0, 1024, 4),
+    // The browser view: renders at once on this instance (0 = off), and the Chromium it drives when present.
+    RENDER_CONCURRENCY: intIn(0, 32, 2),
+    RENDER_TIMEOUT_MS: intIn(3000, 120_000, 15_000),
+    CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
     ANON_SCANS_PER_HOUR: intIn(0, 1_000_000, 5),
     PRO_SCANS_PER_HOUR: intIn(0, 1_000_000, 30),
     PRO_SCANS_PER_30_DAYS: intIn(0, 100_000_000, 1000),

@@ -29,6 +29,7 @@ import { changesSection, historySection, loadReportExtras, newerScanNotice, stat
 import { badgeFor } from './badge.js';
 import { merchantFix } from './fix.js';
 import { CHECKS } from '../scan/registry.js';
+import { browserViewMarkdown, browserViewSection } from './browser-view.js';
 
 type Report = ScanResult;
 type Check = Report['pillars'][number]['checks'][number];
@@ -180,6 +181,8 @@ ${opts.extras ? changesSection(opts.extras) : ''}
   ${report.protocols ? protocolList(report.protocols) : ''}
 </section>
 
+${browserViewSection(report.browser_view)}
+
 <div class="grid grid-2">
   <section class="card" aria-labelledby="rank-h">
     <h2 id="rank-h">In the readiness index</h2>
@@ -278,6 +281,7 @@ export function renderReportMarkdown(report: Report, baseUrl: string): string {
       ? ['Nothing left to fix.']
       : fixes.map((f, i) => `${i + 1}. **+${num(f.points)} pts** ${mdText(f.title, 200)} (\`${mdText(f.check_id, 80)}\`): ${oneLine(String(f.how ?? ''))}`)),
     '',
+    ...browserViewMarkdown(report.browser_view),
   ].join('\n');
 }
 

@@ -20,6 +20,7 @@ export interface RouterDeps {
   log: Logger;
   guards: Guards;
   scanOverrides?: ToolContext['scanOverrides'];
+  renderer?: ToolContext['renderer'];
   /** The route table; tests add rows (a deprecated one), production uses ROUTES. */
   routes?: RouteDef[];
 }
@@ -32,7 +33,7 @@ export interface RouterDeps {
 export function toolContext(
   req: Request,
   res: Response,
-  deps: Pick<RouterDeps, 'config' | 'store' | 'log' | 'scanOverrides'>,
+  deps: Pick<RouterDeps, 'config' | 'store' | 'log' | 'scanOverrides' | 'renderer'>,
   cancellable = true,
   toolName?: string,
 ): ToolContext {
@@ -57,6 +58,7 @@ export function toolContext(
     baseUrl: deps.config.BASE_URL,
     signal,
     scanOverrides: deps.scanOverrides,
+    renderer: deps.renderer,
   };
 }
 

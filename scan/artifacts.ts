@@ -191,6 +191,8 @@ export interface Artifacts {
   productUrlsFromSitemap: string[];
   productUrlsFromHome: string[];
   pdps: { resource: Resource; page: PageFacts | null; product: ProductFacts | null; foundVia: 'home' | 'sitemap' | 'self' }[];
+  /** Product-link candidates fetched but not recognised as product pages (an app shell, say): the browser view renders them. */
+  productMisses?: { resource: Resource; page: PageFacts | null }[];
   pdpAgentMarkdown: Resource | null; // R13
   mcp: McpProbe | null; // R14/R15
   platform: 'shopify' | 'woocommerce' | 'bigcommerce' | 'magento' | 'other';

@@ -15,7 +15,7 @@ export interface BriefOptions {
 
 export function renderBrief(scan: ScanResult, opts: BriefOptions): string {
   const ctx = briefContext(scan, opts);
-  return [header(ctx), fixes(ctx), artifacts(ctx), verify(ctx)].join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
+  return [header(ctx), fixes(ctx), browserFixes(ctx), artifacts(ctx), verify(ctx)].join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -221,6 +221,18 @@ function fixes(ctx: Ctx): string {
   });
   const capNote = ctx.scan.capped ? '\n\nThe first fix lifts the cap; the others count once agents can reach the store.' : '';
   return `## Fix in this order\n\nHighest gain first (the order of \`top_fixes\`).${capNote}\n\n${sections.join('\n\n')}`;
+}
+
+/** What browser agents meet (scan/browser-view.ts): reported beside the score, so fixes without points. */
+function browserFixes(ctx: Ctx): string {
+  const view = ctx.scan.browser_view;
+  if (!view || view.status !== 'rendered') return '';
+  const findings = Array.isArray(view.findings) ? view.findings : [];
+  if (findings.length === 0) return '## For browser agents (not scored)\n\nNothing to fix: rendered in a browser, the pages show their products and a named, reachable buy button.';
+  const items = findings.map(
+    (f, i) => `${i + 1}. **${oneLine(f.title, 160)}** (${inlineCode(f.id, 40)}${f.page_url ? `, ${inlineCode(f.page_url, 200)}` : ''}). Seen: ${inlineCode(f.detail, 300)} Fix: ${oneLine(f.fix, 400)}`,
+  );
+  return `## For browser agents (not scored)\n\nAgents that shop in a real browser met these on the rendered pages. They do not change the score; re-scan to confirm.\n\n${items.join('\n')}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -138,8 +138,11 @@ function scanSignal(limits: FetchLimits): ScanSignal {
   return { signal: AbortSignal.any([deadline, external]), deadlineHit: () => deadline.aborted && !externalFirst };
 }
 
+/** What the address rules need to judge a resolved address: the fetcher's limits, or the browser proxy's. */
+export type AddressLimits = Pick<FetchLimits, 'allowPrivate' | 'allowIPAddressList' | 'lookup' | 'log'>;
+
 /** Accepts or refuses one resolved address with the rules of the filtering agent (null = allowed). */
-function addressRefusal(ip: string, limits: FetchLimits): string | null {
+function addressRefusal(ip: string, limits: AddressLimits): string | null {
   if (limits.allowIPAddressList?.includes(ip)) return null;
   const range = addressRange(ip);
   if (limits.allowPrivate) return range === 'unspecified' ? range : null;
@@ -156,7 +159,7 @@ function toAddressList(address: string | LookupAddress[] | undefined, family?: n
  * ([public, loopback]) never gets dialled. The agent wraps this function again at connect time (it reads the
  * `lookup` got hands to http.request), so the address checked is always the address connected to.
  */
-function guardedLookup(base: LookupFunction, limits: FetchLimits): LookupFunction {
+function guardedLookup(base: LookupFunction, limits: AddressLimits): LookupFunction {
   return (hostname, options, callback) => {
     const wantAll = (options as { all?: boolean }).all === true;
     base(hostname, { ...options, all: true }, (err, address, family) => {
@@ -177,6 +180,20 @@ function guardedLookup(base: LookupFunction, limits: FetchLimits): LookupFunctio
       });
     });
   };
+}
+
+/**
+ * Resolves a host name under the same rules as every fetch (all addresses checked, any refused one refuses the
+ * name), for code that dials by itself: the browser's proxy connects to exactly the address returned here.
+ */
+export function resolveChecked(hostname: string, limits: AddressLimits): Promise<{ address: string; family: number }> {
+  const lookup = guardedLookup(limits.lookup ?? (dns.lookup as unknown as LookupFunction), limits);
+  return new Promise((resolve, reject) => {
+    lookup(hostname, {}, (err, address, family) => {
+      if (err) return reject(err); // a refusal carries code ERR_SCAN_BLOCKED
+      resolve(toAddressList(address, family)[0]);
+    });
+  });
 }
 
 function createClient(limits: FetchLimits, policy: TargetPolicy, state: ScanState): Got {

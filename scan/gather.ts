@@ -132,7 +132,8 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
   // R11–R12, and R13 as soon as PDP #1 is known.
   let firstPdp: (p: Pdp | null) => void = () => {};
   const firstPdpP = new Promise<Pdp | null>((resolve) => (firstPdp = resolve));
-  const pdpsP = samplePdps({ homePage, homeRead, home, fromHome, sitemapP, crawlable, inputUrl, get, read, budget, onFirst: (p) => firstPdp(p) });
+  const productMisses: NonNullable<Artifacts['productMisses']> = [];
+  const pdpsP = samplePdps({ homePage, homeRead, home, fromHome, sitemapP, crawlable, inputUrl, get, read, budget, onFirst: (p) => firstPdp(p), onMiss: (p) => productMisses.push(p) });
   void pdpsP.then((pdps) => firstPdp(pdps[0] ?? null));
   const markdownP = firstPdpP.then(async (first) => {
     budget.release('markdown');
@@ -191,7 +192,7 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
     cardJson: wk.serverCardJson, acp, catalog, mcpDiscovery, sitemap: sm.sitemap, sitemapUrl: sm.sitemapUrl, sitemapDeclared: sm.declared,
     childSitemap: sm.child, sitemapUrls: sm.pageUrls, fromSitemap: sm.productUrls, fromHome,
     pdps, markdown, mcp, platform, fetcher, x402,
-  }, read);
+  }, read).then((artifacts) => ({ ...artifacts, productMisses }));
 }
 
 /** Does the document read as a server card that names an endpoint? */
@@ -356,6 +357,8 @@ interface PdpContext {
   get: Get;
   budget: Budget;
   onFirst(p: Pdp): void;
+  /** A candidate that answered but was not recognised as a product page. */
+  onMiss?(p: { resource: Resource; page: PageFacts | null }): void;
 }
 
 /** docs/checks.md §2: the homepage itself if it carries a Product, then home, then sitemap candidates. */
@@ -409,6 +412,8 @@ async function samplePdps(c: PdpContext): Promise<Pdp[]> {
           if (pdps.some((d) => d.page?.url === p.page?.url)) continue; // two links redirecting to one page
           pdps.push({ resource: p.resource, page: p.page, product: p.product, foundVia: via });
           if (pdps.length === 1) c.onFirst(pdps[0]);
+        } else if (p.resource.ok && !p.recognition?.isProduct) {
+          c.onMiss?.({ resource: p.resource, page: p.page });
         }
       }
     }

@@ -5,11 +5,13 @@ import { performance } from 'node:perf_hooks';
 import type { AuditResult } from '../schemas/scan-result.js';
 import { AppError } from '../lib/errors.js';
 import type { ProductFacts, Resource } from './artifacts.js';
+import { browserView, notRun } from './browser-view.js';
 import { createFetcher, type LookupFunction } from './fetch.js';
 import { gather, homeUnusable } from './gather.js';
 import { readInPool, warmPagePool, type BodyReader } from './page-pool.js';
 import { RUBRIC_VERSION } from './pillars.js';
 import { protocolFlags } from './protocols.js';
+import type { PageRenderer } from './render.js';
 import { runChecks } from './registry.js';
 import { score } from './score.js';
 import { normaliseScanUrl, targetRefusal } from './url.js';
@@ -32,7 +34,14 @@ export interface ScanOptions {
   log?: ScanLogger;
   /** Where pages and sitemaps are parsed; default the shared worker pool, so the event loop stays free. */
   read?: BodyReader;
+  /** The browser for "what browser agents see"; without one the view says it was not run. */
+  render?: PageRenderer;
+  /** Wall time of the render (default 15 s), within what is left of timeoutMs. */
+  renderTimeoutMs?: number;
 }
+
+/** Less time than this left in the scan, and the browser is not started: a render needs a few seconds at least. */
+const MIN_RENDER_MS = 3000;
 
 export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditResult> {
   return (await auditStore(rawUrl, opts)).audit;
@@ -67,6 +76,19 @@ export async function auditStore(rawUrl: string, opts: ScanOptions): Promise<{ a
     opts.log?.warn({ check: id, err: err instanceof Error ? err.message : String(err) }, 'check threw; scored as fail'),
   );
   const scored = score(results);
+  // The fetcher's ports (see createFetcher above), for the browser's requests.
+  const allowedPorts = opts.allowedPorts ?? (opts.allowPrivate || opts.allowIPAddressList?.length ? 'any' : [80, 443]);
+  const renderMs = Math.min(opts.renderTimeoutMs ?? 15_000, opts.timeoutMs - (performance.now() - started));
+  const browser_view =
+    opts.render && renderMs < MIN_RENDER_MS
+      ? notRun('Not run: the scan had used up its time before the browser could start.')
+      : await browserView(
+          artifacts,
+          opts.render,
+          { rules: { allowPrivate: opts.allowPrivate, allowIPAddressList: opts.allowIPAddressList, allowedPorts, lookup: opts.lookup, log: opts.log }, deadlineMs: renderMs, signal: opts.signal },
+          opts.read ?? readInPool,
+        );
+  throwIfAborted(opts.signal);
   const audit: AuditResult = {
     host: hostIdentity(url),
     url: url.href,
@@ -82,6 +104,7 @@ export async function auditStore(rawUrl: string, opts: ScanOptions): Promise<{ a
     products: artifacts.pdps.flatMap((p) => (p.product ? [productSeen(p.product)] : [])),
     fetched: artifacts.fetchLog.map((e) => ({ url: e.url, status: e.status, ms: Math.max(0, Math.round(e.ms)), outcome: e.outcome })),
     duration_ms: Math.max(0, Math.round(performance.now() - started)),
+    browser_view,
   };
   return { audit, homeUrl: artifacts.home.res?.url ?? null };
 }

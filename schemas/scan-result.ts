@@ -2,6 +2,7 @@
 // host, url, vertical, scanned_at, rubric_version, cap_reason, protocols and products ("what agents see").
 // Described once here; tools, routes, OpenAPI and the MCP output schemas import these.
 import { z } from 'zod';
+import { BrowserView } from './browser-view.js';
 
 export const Grade = z.enum(['A', 'B', 'C', 'D', 'E']).describe('Letter grade: A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, else E.');
 export const CheckStatus = z.enum(['pass', 'partial', 'fail']);
@@ -143,6 +144,7 @@ export const AuditResult = z.object({
   products: z.array(ProductSeen),
   fetched: z.array(FetchedEntry),
   duration_ms: z.int(),
+  browser_view: BrowserView.optional().describe('What browser agents see, beside the score and not counted in it. Absent on scans made before it existed.'),
 });
 export type AuditResult = z.infer<typeof AuditResult>;
 

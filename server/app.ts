@@ -37,6 +37,8 @@ export interface AppDeps {
   guards?: Guards;
   /** Test seams for the scanner (injected DNS); never set in production. */
   scanOverrides?: ToolContext['scanOverrides'];
+  /** The browser for "what browser agents see" (main.ts makes one when Chromium is installed). */
+  renderer?: ToolContext['renderer'];
   /** The route table (default ROUTES); tests add rows, e.g. a deprecated one. Never set in production. */
   routes?: RouteDef[];
   /** Console mail (default: from SMTP_URL, or the log); main.ts shares one with the monitoring worker. */

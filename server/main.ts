@@ -9,6 +9,7 @@ import type { StoreRepo } from '../store/repo.js';
 import { createMonitoring, secretBoxFor } from './monitoring.js';
 import { createMailer } from '../accounts/mailer.js';
 import { closePagePool, reportPagePoolErrors, warmPagePool } from '../scan/page-pool.js';
+import { createChromiumRenderer } from '../render/chromium.js';
 
 export interface Running {
   server: Server;
@@ -27,7 +28,9 @@ export async function serve(config: Config): Promise<Running> {
   await warmPagePool();
   const mailer = createMailer(config, log); // one mailer for sign-in links and owner notifications
   const monitoring = createMonitoring({ config, store, log, box, mailer });
-  const app = createApp({ config, store, log, box, mailer });
+  // The browser view when Chromium is installed (started on the first scan); without it scans say it did not run.
+  const renderer = createChromiumRenderer({ executablePath: config.CHROMIUM_PATH, concurrency: config.RENDER_CONCURRENCY, log }) ?? undefined;
+  const app = createApp({ config, store, log, box, mailer, renderer });
   const server = app.listen(config.PORT, config.HOST);
   Object.assign(server, { connectionsCheckingInterval: 1_000 }); // read on 'listening': enforce the timeouts below every 1 s, not Node's 30 s (R8)
   await new Promise<void>((resolve, reject) => {
@@ -42,7 +45,7 @@ export async function serve(config: Config): Promise<Running> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
-  log.info({ url, store: config.MONGODB_URI ? 'mongodb' : 'sqlite', baseUrl: config.BASE_URL }, 'store-readiness listening');
+  log.info({ url, store: config.MONGODB_URI ? 'mongodb' : 'sqlite', baseUrl: config.BASE_URL, browserView: renderer ? 'on' : 'off' }, 'store-readiness listening');
   if (config.MONITOR === 'on') monitoring.start(); // scheduled scans and webhook deliveries (MONITOR=off: none here)
 
   let stopping: Promise<void> | null = null;
@@ -56,6 +59,7 @@ export async function serve(config: Config): Promise<Running> {
       await monitoring.stop();
       await store.close();
       await closePagePool();
+      await renderer?.close();
       log.info('stopped');
     })());
   return { server, store, url, stop };

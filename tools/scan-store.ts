@@ -100,6 +100,8 @@ async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undef
     baseUrl: config.BASE_URL,
     signal: ctx.signal,
     log: ctx.log,
+    render: ctx.renderer,
+    renderTimeoutMs: config.RENDER_TIMEOUT_MS,
     ...(ctx.scanOverrides as object | undefined),
   });
 

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Config } from '../lib/config.js';
 import type { StoreRepo } from '../store/repo.js';
+import type { PageRenderer } from '../scan/render.js';
 
 export type Surface = 'mcp' | 'functions';
 
@@ -34,6 +35,8 @@ export interface ToolContext {
   signal?: AbortSignal; // aborted when the HTTP client goes away
   /** Test seams for the scanner (injected DNS, address allow-list); never set in production. */
   scanOverrides?: { lookup?: unknown; allowIPAddressList?: string[]; requestTimeoutMs?: number };
+  /** The instance's browser for "what browser agents see"; absent when it has none. */
+  renderer?: PageRenderer;
 }
 
 export interface Hold {

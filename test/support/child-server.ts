@@ -46,6 +46,7 @@ export async function startChildServer(opts: ChildServerOptions = {}): Promise<C
     PORT: '0',
     HOST: '127.0.0.1',
     BASE_URL: 'http://localhost:3000',
+    RENDER_CONCURRENCY: '0', // no browser view unless a test asks for one: Chromium is heavy on a shared machine
     ...opts.env,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info', // the "listening" line carries the URL; request lines are drained and dropped

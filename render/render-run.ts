@@ -1,0 +1,182 @@
+// One render of one scan: a fresh browser context behind its own address proxy, the pages opened one after the other
+// within the scan's wall time, read, photographed, and everything closed on every path. A page cannot reach past
+// the proxy, open windows, keep dialogs up, download, ask for permissions or install a service worker.
+import { performance } from 'node:perf_hooks';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { RenderedBuyControl, RenderedPage, RenderRequest, RenderRun } from '../scan/render.js';
+import { startAddressProxy } from './address-proxy.js';
+import { withTimeout } from './with-timeout.js';
+import { coverAt, initScript, probePage, type ProbeResult } from './page-scripts.js';
+
+/** What one render may spend, on top of its wall time. */
+export const RENDER_BUDGET = { maxRequests: 300, maxBytes: 32 * 1024 * 1024 };
+/** The rendered DOM kept for reading, like the fetcher's cap on an HTML body (scan/browser-view.ts reports more). */
+const MAX_HTML = 2 * 1024 * 1024;
+const CONTEXT_TIMEOUT_MS = 10_000;
+const SETTLE_MS = 1500; // after load: late scripts, cookie walls that open on a timer
+const PROBE_MS = 3000;
+const SCREENSHOT = { width: 1280, height: 800, quality: 45 };
+
+export type RunResult = RenderRun & {
+  /** Why the browser should be replaced (a context that would not close), or null. */
+  browserUnwell: string | null;
+};
+
+export async function renderRun(browser: Browser, req: RenderRequest): Promise<RunResult> {
+  const started = performance.now();
+  const left = () => req.deadlineMs - (performance.now() - started);
+  const proxy = await startAddressProxy(req.rules, RENDER_BUDGET);
+  const pages: RenderedPage[] = [];
+  let screenshot: RenderRun['screenshot'] = null;
+  let browserUnwell: string | null = null;
+  let context: BrowserContext | null = null;
+  try {
+    context = await withTimeout(newContext(browser, proxy.server), CONTEXT_TIMEOUT_MS);
+    const popups = { count: 0 };
+    let opening = 0; // tabs this run is opening: the event for them comes before newPage() returns
+    // A tab the page opens by itself (a link with target=_blank clicked by a script) is closed at once.
+    context.on('page', (p) => {
+      if (opening > 0) return void opening--;
+      popups.count++;
+      void p.close().catch(() => {});
+    });
+    let stop: string | null = null;
+    for (const [i, target] of req.pages.entries()) {
+      if (!stop && req.signal?.aborted) stop = 'the scan was cancelled';
+      if (!stop && left() < 1000) stop = 'the render budget was spent';
+      if (stop) {
+        pages.push(skipped(target, stop));
+        continue;
+      }
+      const share = left() / (req.pages.length - i);
+      opening++;
+      const page = await context.newPage();
+      const before = popups.count;
+      const result = await renderPage(page, target, share, target.url === req.screenshotUrl);
+      result.page.popupsBlocked += popups.count - before;
+      pages.push(result.page);
+      if (result.shot) screenshot = { url: target.url, dataUrl: result.shot };
+      // A page whose tab hangs or crashed may share its process with the next one: render no more in this context.
+      if (result.page.outcome === 'timeout' || result.page.outcome === 'crashed') stop = `an earlier page ${result.page.outcome === 'timeout' ? 'hung' : 'crashed'}`;
+      await withTimeout(page.close({ runBeforeUnload: false }), 2000).catch(() => {});
+    }
+  } finally {
+    if (context) {
+      const ctx = context;
+      await withTimeout(ctx.close(), CONTEXT_TIMEOUT_MS).catch(() => void (browserUnwell = 'a browser context did not close in time'));
+    }
+    await proxy.close();
+  }
+  return {
+    pages,
+    screenshot,
+    requests: proxy.requests,
+    refusedCount: proxy.refusedCount,
+    refused: proxy.refused,
+    budgetSpent: proxy.budgetSpent,
+    ms: performance.now() - started,
+    browserUnwell,
+  };
+}
+
+async function newContext(browser: Browser, proxyServer: string): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    proxy: { server: proxyServer, bypass: '<-loopback>' }, // loopback goes through the proxy too
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+    permissions: [],
+    viewport: { width: SCREENSHOT.width, height: SCREENSHOT.height },
+    ignoreHTTPSErrors: false,
+  });
+  await context.addInitScript({ content: inPage(initScript) });
+  // The proxy sees http(s) only; any other scheme a page asks for (file:, chrome:, ftp:) is refused here.
+  await context.route((url) => url.protocol !== 'http:' && url.protocol !== 'https:', (route) => route.abort('blockedbyclient'));
+  return context;
+}
+
+interface PageResult {
+  page: RenderedPage;
+  shot: string | null;
+}
+
+async function renderPage(page: Page, target: RenderRequest['pages'][number], budgetMs: number, photograph: boolean): Promise<PageResult> {
+  const started = performance.now();
+  const left = () => budgetMs - (performance.now() - started);
+  const probeReserve = Math.min(PROBE_MS, budgetMs * 0.3); // kept for reading the page after it loads
+  const out: RenderedPage = { url: target.url, kind: target.kind, outcome: 'rendered', detail: null, status: null, html: '', finalUrl: null, buyControls: [], webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
+  let crashed = false;
+  page.on('crash', () => void (crashed = true));
+  page.on('dialog', (d) => {
+    out.dialogsDismissed++;
+    void d.dismiss().catch(() => {});
+  });
+  const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  const finish = (): PageResult => {
+    out.ms = performance.now() - started;
+    return { page: out, shot: null };
+  };
+  try {
+    const response = await page.goto(target.url, { waitUntil: 'domcontentloaded', timeout: Math.max(500, left() - probeReserve) });
+    out.status = response?.status() ?? null;
+    out.finalUrl = page.url();
+    await page.waitForLoadState('load', { timeout: Math.max(100, left() - probeReserve) }).catch(() => void (out.detail = `the load event did not fire within ${seconds(budgetMs)}`));
+    await page.waitForLoadState('networkidle', { timeout: Math.max(100, Math.min(SETTLE_MS, left() - probeReserve)) }).catch(() => {});
+  } catch (err) {
+    if (crashed) return (out.outcome = 'crashed', out.detail = 'the tab crashed while loading (out of memory?)', finish());
+    const e = err as Error;
+    if (e.name !== 'TimeoutError') return (out.outcome = 'failed', out.detail = e.message.split('\n')[0].slice(0, 200), finish());
+    out.detail = `the page did not finish loading within ${seconds(budgetMs)}`;
+  }
+  let probe: ProbeResult;
+  try {
+    probe = await withTimeout(page.evaluate(inPage(probePage, MAX_HTML)) as Promise<ProbeResult>, Math.max(500, Math.min(PROBE_MS, left())));
+  } catch {
+    out.outcome = crashed ? 'crashed' : 'timeout';
+    out.detail = crashed ? 'the tab crashed (out of memory?)' : `a script kept the page busy: it did not answer within ${seconds(budgetMs)}`;
+    return finish();
+  }
+  out.html = probe.html;
+  out.domBytes = probe.domBytes;
+  out.webmcpTools = probe.tools.map((t) => ({ name: t.name, description: t.description, via: t.via as RenderedPage['webmcpTools'][number]['via'] }));
+  out.popupsBlocked = probe.popups;
+  if (probe.truncated) out.detail = `the DOM is ${Math.round(probe.domBytes / 1024 / 1024)} MiB; the first ${MAX_HTML / 1024 / 1024} MiB were read`;
+  out.buyControls = await buyControls(page, probe.candidates, left).catch(() => []);
+  let shot: string | null = null;
+  if (photograph && left() > 300) {
+    const jpeg = await page.screenshot({ type: 'jpeg', quality: SCREENSHOT.quality, timeout: Math.min(3000, left()), animations: 'disabled', scale: 'css' }).catch(() => null);
+    if (jpeg) shot = `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+  }
+  out.ms = performance.now() - started;
+  return { page: out, shot };
+}
+
+/**
+ * Role, accessible name and state of each marked buy control, as the accessibility tree gives them. A control the
+ * tree could not be asked about in time (a busy machine) is left out rather than reported as unnamed.
+ */
+async function buyControls(page: Page, count: number, left: () => number): Promise<RenderedBuyControl[]> {
+  const controls: RenderedBuyControl[] = [];
+  for (let i = 0; i < count && left() > 200; i++) {
+    const control = page.locator(`[data-store-readiness-buy="${i}"]`);
+    const timeout = Math.min(3000, left());
+    const snapshot = await control.ariaSnapshot({ timeout }).catch(() => null);
+    if (snapshot === null) continue;
+    const [, role = null, name = ''] = /^- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?/.exec(snapshot) ?? [];
+    const enabled = await control.isEnabled({ timeout }).catch(() => false);
+    const coveredBy = await withTimeout(page.evaluate(inPage(coverAt, i)) as Promise<string | null>, timeout).catch(() => null);
+    controls.push({ role, name: name.replace(/\\(.)/g, '$1').slice(0, 200), enabled, coveredBy: coveredBy?.slice(0, 200) ?? null });
+  }
+  return controls;
+}
+
+/**
+ * A function as a page expression. tsx keeps function names by wrapping them in `__name(...)`, which does not exist
+ * in the page; a no-op stands in for it.
+ */
+function inPage(fn: (...args: never[]) => unknown, ...args: unknown[]): string {
+  return `(() => { const __name = (f) => f; return (${fn.toString()})(${args.map((a) => JSON.stringify(a)).join(', ')}); })()`;
+}
+
+function skipped(target: RenderRequest['pages'][number], why: string): RenderedPage {
+  return { url: target.url, kind: target.kind, outcome: 'skipped', detail: `not rendered: ${why}`, status: null, html: '', finalUrl: null, buyControls: [], webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
+}

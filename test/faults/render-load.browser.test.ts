@@ -1,0 +1,145 @@
+// Load with the browser view on, bounded and on loopback only: 20 scans of 20 stores by the real service in its own
+// process (RENDER_CONCURRENCY 2, every scan admitted), while /healthz and a stored report are read in a loop. Every
+// scan renders; the reads' p99 stays within 10× of their idle p99 measured in the same run (the bound the scan-load
+// test holds); the service's and the browser's resident memory are stated. LOAD_LOG=1 prints the figures.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { startChildServer } from '../support/child-server.js';
+import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
+import { completeStore } from '../fixtures/stores.js';
+import { chromiumAvailable } from '../helpers/browser.js';
+
+const SCANS = 20;
+const RENDER_CONCURRENCY = 2;
+/** The service's own process stays under the scan-load test's bound; Chromium's processes are stated beside it. */
+const RSS_BOUND_MIB = 1024;
+
+function p99(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
+}
+
+async function timedGet(url: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  assert.equal(res.status, 200, url);
+  return performance.now() - t0;
+}
+
+function rssMiB(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0; // the process ended while being read
+  }
+}
+
+/** Resident memory of every process below `root` (the service's Chromium, its renderers and helpers). */
+function descendantsRssMiB(root: number): number {
+  const parent = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      /* ended */
+    }
+  }
+  let total = 0;
+  for (const pid of parent.keys()) {
+    for (let at = parent.get(pid); at !== undefined && at > 1; at = parent.get(at)) {
+      if (at === root) {
+        total += rssMiB(pid);
+        break;
+      }
+    }
+  }
+  return total;
+}
+
+test('20 scans with rendering: every scan renders, reads stay fast, memory is stated', { timeout: 300_000 }, async (t) => {
+  if (!chromiumAvailable(t)) return;
+  if (!existsSync('/proc/self/status')) return t.skip('needs /proc to read resident memory');
+  const stores: FixtureStore[] = [];
+  for (let i = 0; i < SCANS + 1; i++) stores.push(await startStoreFrom(completeStore));
+  t.after(() => Promise.all(stores.map((s) => s.close())));
+  const app = await startChildServer({
+    env: {
+      SCAN_ALLOW_PRIVATE: '1',
+      SCAN_CONCURRENCY: '4',
+      SCAN_QUEUE: String(SCANS),
+      RENDER_CONCURRENCY: String(RENDER_CONCURRENCY),
+      ANON_SCANS_PER_HOUR: '1000',
+      ANON_READS_PER_MINUTE: '1000000',
+      SCAN_TIMEOUT_MS: '120000',
+      RENDER_TIMEOUT_MS: '30000',
+    },
+  });
+  t.after(() => app.stop(10_000));
+
+  // A stored report to read; this first scan also starts the browser.
+  const seeded = await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(stores[SCANS].url)}`);
+  assert.equal(seeded.status, 200, await seeded.clone().text());
+  const first = (await seeded.json()) as { scan_id: number; browser_view: { status: string; duration_ms: number } };
+  assert.equal(first.browser_view.status, 'rendered');
+  const reads = [`${app.url}/healthz`, `${app.url}/api/v1/scan/${first.scan_id}.json`];
+
+  const idle: number[] = [];
+  for (let i = 0; i < 150; i++) for (const url of reads) idle.push(await timedGet(url));
+  const rssIdle = rssMiB(app.pid);
+  const browserIdle = descendantsRssMiB(app.pid);
+
+  let peakRss = rssIdle;
+  let peakBrowser = browserIdle;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rssMiB(app.pid));
+    peakBrowser = Math.max(peakBrowser, descendantsRssMiB(app.pid));
+  }, 100);
+  let loading = true;
+  const loaded: number[] = [];
+  const poller = (async () => {
+    while (loading) for (const url of reads) loaded.push(await timedGet(url));
+  })();
+  const started = performance.now();
+  const answers = await Promise.all(
+    stores.slice(0, SCANS).map(async (s) => {
+      const res = await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(s.url)}`);
+      const body = (await res.json()) as { code?: string; browser_view?: { status: string; duration_ms: number; findings: unknown[] } };
+      return { status: res.status, code: body.code, view: body.browser_view };
+    }),
+  );
+  const wallMs = performance.now() - started;
+  loading = false;
+  await poller;
+  clearInterval(sampler);
+
+  const renderMs = answers.flatMap((a) => (a.view ? [a.view.duration_ms] : [])).sort((a, b) => a - b);
+  const figures = {
+    scans: answers.length,
+    rendered: answers.filter((a) => a.view?.status === 'rendered').length,
+    wallS: +(wallMs / 1000).toFixed(1),
+    renderMedianMs: renderMs[Math.floor(renderMs.length / 2)],
+    renderMaxMs: renderMs.at(-1),
+    rssIdleMiB: Math.round(rssIdle),
+    rssPeakMiB: Math.round(peakRss),
+    browserIdleMiB: Math.round(browserIdle),
+    browserPeakMiB: Math.round(peakBrowser),
+    readsIdle: idle.length,
+    readsLoaded: loaded.length,
+    p99IdleMs: +p99(idle).toFixed(1),
+    p99LoadedMs: +p99(loaded).toFixed(1),
+  };
+  t.diagnostic(JSON.stringify(figures));
+  if (process.env.LOAD_LOG === '1') console.log('render load:', figures);
+
+  assert.deepEqual(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.code}`), [], 'every scan completed');
+  assert.equal(figures.rendered, SCANS, 'every scan rendered');
+  for (const a of answers) assert.deepEqual(a.view?.findings, [], `a complete store has no browser findings: ${JSON.stringify(a.view?.findings).slice(0, 600)}`);
+  assert.ok(peakRss < RSS_BOUND_MIB, `service peak RSS ${peakRss.toFixed(0)} MiB < ${RSS_BOUND_MIB} MiB`);
+  assert.ok(loaded.length >= 20, `${loaded.length} reads during the load`);
+  assert.ok(p99(loaded) <= 10 * p99(idle), `p99 under load ${p99(loaded).toFixed(1)} ms ≤ 10 × idle p99 ${p99(idle).toFixed(1)} ms`);
+});
