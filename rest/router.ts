@@ -56,6 +56,7 @@ export function toolContext(
     caller,
     baseUrl: deps.config.BASE_URL,
     signal,
+    metrics: req.app.locals.metrics,
     scanOverrides: deps.scanOverrides,
   };
 }

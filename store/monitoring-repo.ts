@@ -150,6 +150,8 @@ export interface MonitoringRepo {
   /** Adds one delivery (test events, resends); a dedupe key already present adds nothing. */
   addDelivery(delivery: NewDelivery): Promise<void>;
   getDelivery(id: string): Promise<Delivery | null>;
+  /** When the oldest delivery still pending was made, or null when none is pending (the metrics' backlog age). */
+  oldestPendingDelivery(): Promise<Date | null>;
   /** The pending delivery due the longest, leased until now + leaseMs. */
   claimDueDelivery(now: Date, leaseMs: number): Promise<Leased<Delivery> | null>;
   /** Records one attempt (keeping the newest ATTEMPTS_KEPT_PER_ENDPOINT per endpoint) and moves the delivery on. */

@@ -105,6 +105,8 @@ CREATE TABLE IF NOT EXISTS score_bands (
   PRIMARY KEY (scope, band)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS delisted (host TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;
+-- Readiness writes a row here and removes it in the same commit: a store that cannot grow is not ready.
+CREATE TABLE IF NOT EXISTS health_probe (id INTEGER PRIMARY KEY, pad BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS api_keys (
   id TEXT NOT NULL,
   key_hash TEXT PRIMARY KEY,
@@ -245,6 +247,7 @@ export class SqliteRepo implements StoreRepo {
   private stmts: ReturnType<SqliteRepo['prepareAll']> | null = null;
   private tx: ReturnType<SqliteRepo['makeTransactions']> | null = null;
   private readonly pingStmt: Database.Statement<[], unknown>;
+  private probeStmt!: Database.Statement<[number], unknown>;
   private readonly topCache = new Map<string, TopStmts>();
   private accountsRepo: SqliteAccounts | null = null;
 
@@ -276,6 +279,7 @@ export class SqliteRepo implements StoreRepo {
     this.monitoring.init();
     this.stmts = this.prepareAll();
     this.tx = this.makeTransactions();
+    this.probeStmt = this.db.prepare<[number], unknown>('INSERT INTO health_probe (pad) VALUES (zeroblob(?))');
   }
 
   // Files made before a column existed get it here, with the default that describes their rows.
@@ -288,14 +292,27 @@ export class SqliteRepo implements StoreRepo {
     if (this.db.open) this.db.close();
   }
 
-  /** Ready means writable: take the write lock and let go, waiting at most 100 ms (the call blocks the loop). */
+  /**
+   * Ready means readable and writable: take the write lock (waiting at most 100 ms, the call blocks the loop) and
+   * commit a write (removed in the same commit) larger than the free pages inside the file, up to 64 pages: a
+   * store that cannot grow is not ready while the scans that would save there fail; a file with room inside is.
+   */
   async ping(): Promise<void> {
     this.assertOpen();
     this.pingStmt.get();
     this.db.pragma('busy_timeout = 100');
     try {
       this.db.exec('BEGIN IMMEDIATE');
-      this.db.exec('ROLLBACK');
+      try {
+        const free = this.db.pragma('freelist_count', { simple: true }) as number;
+        const pageSize = this.db.pragma('page_size', { simple: true }) as number;
+        this.probeStmt.run(Math.min(free + 2, 64) * pageSize);
+        this.db.exec('DELETE FROM health_probe');
+        this.db.exec('COMMIT');
+      } catch (err) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw err;
+      }
     } finally {
       this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     }
