@@ -7,7 +7,9 @@ import { ConfigError, loadConfig, type Config } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
 import { createMetrics } from '../lib/metrics.js';
 import { createApp } from './app.js';
-import { createRepo } from '../store/index.js';
+import { createRepo, SchemaVersionError, StoreFileError } from '../store/index.js';
+import { SqliteRepo } from '../store/sqlite.js';
+import { InstanceLockedError, lockDataDir, type InstanceLock } from '../store/instance-lock.js';
 import type { StoreRepo } from '../store/repo.js';
 import { createMonitoring, secretBoxFor } from './monitoring.js';
 import { createMailer } from '../accounts/mailer.js';
@@ -49,7 +51,18 @@ export async function serve(config: Config): Promise<Running> {
     log.warn('TRUST_PROXY=true trusts X-Forwarded-For from any sender: a client can forge its address and pass the per-IP scan limit; set the proxy hop count (e.g. 1) or the proxy addresses instead');
   }
   const box = secretBoxFor(config); // a missing SECRETS_KEY stops start-up before the store is opened
-  const store = await createRepo(config);
+  const lock = config.MONGODB_URI ? null : lockOrRefuse(config.DATA_DIR);
+  let store: StoreRepo;
+  try {
+    store = await createRepo(config);
+  } catch (err) {
+    lock?.release();
+    if (err instanceof StoreFileError || err instanceof SchemaVersionError) throw new StartupError(`DATA_DIR: ${err.message}`, 1);
+    throw err;
+  }
+  if (store instanceof SqliteRepo && store.migration && store.migration.from !== store.migration.to) {
+    log.info({ schema: store.migration }, 'store schema upgraded');
+  }
   const metrics = createMetrics();
   // The page parsers load on a worker thread before the server listens, so the first scans do not wait for them
   // (a thread that fails to start is logged, and pages are then read in the main thread).
@@ -68,6 +81,7 @@ export async function serve(config: Config): Promise<Running> {
   } catch (err) {
     await store.close();
     await closePagePool();
+    lock?.release();
     throw listenFailure(err as NodeJS.ErrnoException, config);
   }
   // Cut off slow or silent clients (slowloris) instead of holding sockets open for minutes.
@@ -97,9 +111,19 @@ export async function serve(config: Config): Promise<Running> {
       await monitoring.stop();
       await store.close();
       await closePagePool();
+      lock?.release();
       log.info('stopped');
     })());
   return { server, store, url, stop };
+}
+
+function lockOrRefuse(dataDir: string): InstanceLock {
+  try {
+    return lockDataDir(dataDir);
+  } catch (err) {
+    if (err instanceof InstanceLockedError) throw new StartupError(err.message);
+    throw err;
+  }
 }
 
 /** The one line a failed listen deserves: which setting to change. */
