@@ -65,11 +65,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(guards.everyRequest);
 
   // Health answers never count against the read limit. Liveness touches no store (a hung database must not get
-  // the process restarted); readiness needs a store that reads and takes a write, and no drain under way.
+  // the process restarted); readiness needs a warm scanner, a store that reads and takes a write, and no drain.
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (req, res) => {
     const ready =
       !app.locals.shuttingDown &&
+      !app.locals.warming &&
       (await deps.store.ping().then(
         () => true,
         (err: unknown) => {

@@ -2,6 +2,7 @@
 // /readyz 503 for SHUTDOWN_DRAIN_MS, then stop accepting, let in-flight requests (scans included) and claimed
 // monitoring work finish, then close the store. Every line it writes is JSON, start-up failures included.
 import type { Server } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { ConfigError, loadConfig, type Config } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
@@ -9,7 +10,6 @@ import { createMetrics } from '../lib/metrics.js';
 import { createApp } from './app.js';
 import { createRepo, SchemaVersionError, StoreFileError } from '../store/index.js';
 import { SqliteRepo } from '../store/sqlite.js';
-import { InstanceLockedError, lockDataDir, type InstanceLock } from '../store/instance-lock.js';
 import type { StoreRepo } from '../store/repo.js';
 import { createMonitoring, secretBoxFor } from './monitoring.js';
 import { createMailer } from '../accounts/mailer.js';
@@ -51,23 +51,19 @@ export async function serve(config: Config): Promise<Running> {
     log.warn('TRUST_PROXY=true trusts X-Forwarded-For from any sender: a client can forge its address and pass the per-IP scan limit; set the proxy hop count (e.g. 1) or the proxy addresses instead');
   }
   const box = secretBoxFor(config); // a missing SECRETS_KEY stops start-up before the store is opened
-  const lock = config.MONGODB_URI ? null : lockOrRefuse(config.DATA_DIR);
   let store: StoreRepo;
   try {
     store = await createRepo(config);
   } catch (err) {
-    lock?.release();
     if (err instanceof StoreFileError || err instanceof SchemaVersionError) throw new StartupError(`DATA_DIR: ${err.message}`, 1);
     throw err;
   }
-  if (store instanceof SqliteRepo && store.migration && store.migration.from !== store.migration.to) {
+  if (store instanceof SqliteRepo && store.migration?.backup) {
     log.info({ schema: store.migration }, 'store schema upgraded');
   }
   const metrics = createMetrics();
-  // The page parsers load on a worker thread before the server listens, so the first scans do not wait for them
-  // (a thread that fails to start is logged, and pages are then read in the main thread).
+  // A page-parser thread that fails to start is logged, and pages are then read in the main thread.
   reportPagePoolErrors((err) => log.warn({ err }, 'page parser thread failed; reading in the main thread meanwhile'));
-  await warmPagePool();
   const mailer = createMailer(config, log); // one mailer for sign-in links and owner notifications
   const monitoring = createMonitoring({ config, store, log, box, mailer, metrics });
   const app = createApp({ config, store, log, box, mailer, metrics });
@@ -81,7 +77,6 @@ export async function serve(config: Config): Promise<Running> {
   } catch (err) {
     await store.close();
     await closePagePool();
-    lock?.release();
     throw listenFailure(err as NodeJS.ErrnoException, config);
   }
   // Cut off slow or silent clients (slowloris) instead of holding sockets open for minutes.
@@ -95,6 +90,16 @@ export async function serve(config: Config): Promise<Running> {
   log.info(
     { url, store: config.MONGODB_URI ? 'mongodb' : 'sqlite', baseUrl: config.BASE_URL, shutdownBoundMs: shutdownBoundMs(config) },
     'store-readiness listening',
+  );
+  // The scanner warms once listening (threads loaded, patterns compiled: a few seconds on a busy machine);
+  // /readyz says ready only then. A scan arriving earlier waits for it before its deadline starts.
+  app.locals.warming = true;
+  const warmStarted = performance.now();
+  setImmediate(() =>
+    void warmPagePool().then(() => {
+      app.locals.warming = false;
+      log.info({ ms: Math.round(performance.now() - warmStarted) }, 'scanner warm');
+    }),
   );
   if (config.MONITOR === 'on') monitoring.start(); // scheduled scans and webhook deliveries (MONITOR=off: none here)
 
@@ -111,19 +116,9 @@ export async function serve(config: Config): Promise<Running> {
       await monitoring.stop();
       await store.close();
       await closePagePool();
-      lock?.release();
       log.info('stopped');
     })());
   return { server, store, url, stop };
-}
-
-function lockOrRefuse(dataDir: string): InstanceLock {
-  try {
-    return lockDataDir(dataDir);
-  } catch (err) {
-    if (err instanceof InstanceLockedError) throw new StartupError(err.message);
-    throw err;
-  }
 }
 
 /** The one line a failed listen deserves: which setting to change. */

@@ -7,7 +7,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { REPO_ROOT } from '../support/child-server.js';
+import { REPO_ROOT, waitReady } from '../support/child-server.js';
+import { startStoreFrom } from '../helpers/fixture-store.js';
+import { completeStore } from '../fixtures/stores.js';
 
 /** The project's files as a clone has them (tracked and new, not ignored), with this checkout's node_modules. */
 function freshCopy(): string {
@@ -66,7 +68,9 @@ test('npm start runs the compiled server from a fresh copy and SIGTERM stops it 
   assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`);
   assert.ok(existsSync(join(dir, 'dist/server/main.js')) && existsSync(join(dir, 'dist/scan/page-worker.js')));
 
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, MONITOR: 'off', LOG_LEVEL: 'info' };
+  const shop = await startStoreFrom(completeStore);
+  t.after(() => shop.close());
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, MONITOR: 'off', LOG_LEVEL: 'info', SCAN_ALLOW_PRIVATE: '1' };
   const npm = spawn('npm', ['start'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -83,7 +87,12 @@ test('npm start runs the compiled server from a fresh copy and SIGTERM stops it 
       }
     });
   });
-  assert.equal((await fetch(`${url}/readyz`)).status, 200);
+  await waitReady(url);
+  // A scan through the compiled server: its page-parser threads run the compiled reader.
+  const scan = await fetch(`${url}/api/v1/scan?url=${encodeURIComponent(shop.url)}`);
+  const report = (await scan.json()) as { score?: number; pillars?: { checks: unknown[] }[] };
+  assert.equal(scan.status, 200, JSON.stringify(report).slice(0, 300));
+  assert.equal(report.pillars?.flatMap((p) => p.checks).length, 38, 'every check loaded from dist/');
 
   const tree = processTree(npm.pid!);
   const server = tree.find((p) => p.cmd.includes('dist/server/main.js'));
