@@ -56,7 +56,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|data|test|scripts|bin)/' },
+    exclude: { path: '^(node_modules|data|test|scripts|bin|dist)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
   },

@@ -1,6 +1,7 @@
 // Every environment variable of the service, validated once by one zod schema (README.md "Configuration").
 // An empty value counts as unset; a bad value stops start-up with a message naming the variable.
 import { z } from 'zod';
+import ipaddr from 'ipaddr.js';
 
 const intIn = (min: number, max: number, dflt: number) => z.coerce.number().int().min(min).max(max).default(dflt);
 /** "5s,5m,30m,2h" → milliseconds; each step 1 s to 7 days, at most 20 steps. */
@@ -15,11 +16,33 @@ function parseDuration(d: string): number {
   return Number(n) * UNIT_MS[unit as keyof typeof UNIT_MS];
 }
 const flag = z.enum(['1', '0', 'true', 'false']).optional().transform((v) => v === '1' || v === 'true');
+/** An address or a CIDR range, as ipaddr.js reads them. */
+function isAddressOrRange(v: string): boolean {
+  if (ipaddr.isValid(v)) return true;
+  try {
+    ipaddr.parseCIDR(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+/** Express's names for address ranges, accepted in TRUST_PROXY. */
+const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const addressList = (what: string, extra: (v: string) => boolean = () => false) =>
+  z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.length > 0 && list.every((v) => isAddressOrRange(v) || extra(v)), `must be ${what}`);
+/** A host name (RFC 1123 labels) or an IP address to listen on. */
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 export const ConfigSchema = z
   .object({
     PORT: intIn(0, 65535, 3000),
-    HOST: z.string().min(1).default('127.0.0.1'),
+    HOST: z
+      .string()
+      .refine((v) => ipaddr.isValid(v) || HOST_NAME.test(v), 'must be an IP address or a host name to listen on, e.g. 127.0.0.1 or 0.0.0.0')
+      .default('127.0.0.1'),
     BASE_URL: z
       .url({ protocol: /^https?$/ })
       .transform((u) => u.replace(/\/+$/, ''))
@@ -41,7 +64,18 @@ export const ConfigSchema = z
     PRO_SCANS_PER_30_DAYS: intIn(0, 100_000_000, 1000),
     ANON_READS_PER_MINUTE: intIn(1, 10_000_000, 300),
     PRO_READS_PER_MINUTE: intIn(1, 10_000_000, 3000),
-    TRUST_PROXY: z.string().optional(),
+    // How many proxies stand in front (a hop count), or which addresses are proxies; `true` trusts any sender.
+    TRUST_PROXY: z
+      .string()
+      .refine(
+        (v) => /^\d{1,2}$/.test(v) || v === 'true' || v === 'false' || v.split(',').every((a) => isAddressOrRange(a.trim()) || PROXY_PRESETS.has(a.trim())),
+        'must be a hop count (e.g. 1), a comma-separated list of proxy addresses or ranges (e.g. 10.0.0.0/8, loopback), true or false',
+      )
+      .optional(),
+    // Who may read GET /metrics: addresses or ranges of the connecting socket (never X-Forwarded-For).
+    METRICS_ALLOW: addressList('a comma-separated list of addresses or CIDR ranges, e.g. 127.0.0.1,10.0.0.0/8').prefault('127.0.0.1/8,::1/128'),
+    // On SIGTERM: /readyz answers 503 for this long before the listener closes, so a load balancer stops sending.
+    SHUTDOWN_DRAIN_MS: intIn(0, 120_000, 0),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.string().optional(),
     MONITOR: z.enum(['on', 'off']).default('on'),
@@ -55,6 +89,8 @@ export const ConfigSchema = z
       .optional(),
     // Console mail: smtp:// or smtps:// with user and password in the URL; unset, mail goes to the log.
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    // Mail to the log on purpose (no SMTP server): allowed in production only when said explicitly.
+    MAIL_TO_LOG: flag,
     MAIL_FROM: z.string().min(3).max(320).regex(/@/, 'must hold an address').optional(),
     SIGN_IN_MAILS_PER_ADDRESS_PER_HOUR: intIn(1, 1_000_000, 5),
     SIGN_IN_MAILS_PER_IP_PER_HOUR: intIn(1, 1_000_000, 20),
@@ -66,6 +102,14 @@ export const ConfigSchema = z
   .refine((c) => c.NODE_ENV !== 'production' || c.SECRETS_KEY !== undefined, {
     path: ['SECRETS_KEY'],
     message: 'is required in production: it encrypts webhook secrets at rest (generate one with `openssl rand -base64 32`)',
+  })
+  .refine((c) => c.NODE_ENV !== 'production' || c.BASE_URL !== undefined, {
+    path: ['BASE_URL'],
+    message: 'is required in production: the public address of the service, used in links, the server card and llms.txt (e.g. https://readiness.example.com)',
+  })
+  .refine((c) => c.NODE_ENV !== 'production' || c.SMTP_URL !== undefined || c.MAIL_TO_LOG, {
+    path: ['SMTP_URL'],
+    message: 'is required in production: sign-in links are credentials and must not go to the log (set MAIL_TO_LOG=1 to write mail to the log anyway)',
   })
   .transform((c) => {
     const BASE_URL = c.BASE_URL ?? `http://localhost:${c.PORT}`;

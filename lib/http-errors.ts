@@ -3,6 +3,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from './errors.js';
 import { isStoreUnavailable } from './store-failure.js';
+import { countStoreError, storeErrorCode, type ServiceMetrics } from './metrics.js';
 
 export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
@@ -34,12 +35,19 @@ export function sendError(res: Parameters<RequestHandler>[1], err: AppError): vo
 
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const appError = toAppError(err);
+  const metrics = req.app?.locals.metrics as ServiceMetrics | undefined;
+  res.locals.errorCode = appError?.code ?? 'INTERNAL_ERROR'; // named on the request's log line
   if (appError) {
-    if (appError.status >= 500) req.log?.warn({ code: appError.code }, appError.message);
+    // An expected outcome (the store is down, the scanner full): a warning with the codes, no stack.
+    if (isStoreUnavailable(err)) {
+      countStoreError(metrics, err);
+      req.log?.warn({ code: appError.code, storeCode: storeErrorCode(err), storeError: (err as Error).message }, appError.message);
+    } else if (appError.status >= 500) req.log?.warn({ code: appError.code }, appError.message);
     sendError(res, appError);
     return;
   }
-  req.log?.error({ err }, 'unexpected error');
+  if (storeErrorCode(err)?.startsWith('SQLITE_')) countStoreError(metrics, err);
+  req.log?.error({ err, storeCode: storeErrorCode(err) }, 'unexpected error');
   sendError(res, new AppError('INTERNAL_ERROR', GENERIC_INTERNAL_MESSAGE));
 };
 

@@ -30,6 +30,8 @@ interface RequestLine {
   url: string | undefined;
 }
 
+const EXPECTED_5XX = new Set([502, 503, 504]);
+
 const BASE = Symbol('request logger base');
 const CHILD = Symbol('request logger');
 
@@ -78,13 +80,17 @@ export function requestLogger(log: Logger): RequestHandler {
 
 /** One line per request, pino-http's shape: req { id, method, url }, res { statusCode }, responseTime. */
 function logLine(req: Logged, res: Response, responseTime: number, err: Error | undefined): void {
-  const failed = err !== undefined || res.statusCode >= 500;
+  // 502, 503 and 504 are answers the service gives on purpose (STORE_UNREACHABLE, the store down, SCANNER_BUSY,
+  // SCAN_TIMEOUT): a warning naming its code where the API set one. Only a failed write of the response or an
+  // unexpected 500 is an error with a stack.
+  const code = res.locals.errorCode as string | undefined;
+  const failed = err !== undefined || (res.statusCode >= 500 && !EXPECTED_5XX.has(res.statusCode));
   const base = req[CHILD] ?? req[BASE];
-  const level = failed ? 'error' : 'info';
+  const level = failed ? 'error' : res.statusCode >= 500 ? 'warn' : 'info';
   if (!base.isLevelEnabled(level)) return;
-  const fields = { ...(req[CHILD] ? {} : { req: lineOf(req) }), res: { statusCode: res.statusCode }, responseTime };
+  const fields = { ...(req[CHILD] ? {} : { req: lineOf(req) }), res: { statusCode: res.statusCode }, responseTime, ...(code ? { code } : {}) };
   if (failed) base.error({ ...fields, err: err ?? new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
-  else base.info(fields, 'request completed');
+  else base[level](fields, 'request completed');
 }
 
 /** The sign-in link's token sits in its query: it is cut out of the URL before the URL reaches a log line. */

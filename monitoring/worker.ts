@@ -18,6 +18,7 @@ import { eventsForScan } from './events.js';
 import { nextRunAfter } from './monitors.js';
 import { recheckOwnership } from './ownership.js';
 import type { SecretBox } from './secrets.js';
+import type { ServiceMetrics } from '../lib/metrics.js';
 
 /** Runs one scheduled scan with the account's quota: the stored scan's id, or why it was skipped. */
 export type MonitorScan = (target: { origin: string; host: string; accountId: string }) => Promise<{ scanId: number } | { skipped: string }>;
@@ -40,6 +41,8 @@ export interface WorkerDeps {
   runScan: MonitorScan;
   sendMail: SendMail;
   now?: () => Date;
+  /** Webhook attempts by outcome and monitor lag are counted here when given. */
+  metrics?: ServiceMetrics;
   /** Test seams for deliveries, as for scans. */
   lookup?: LookupFunction;
   allowIPAddressList?: string[];
@@ -68,6 +71,7 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
   async function runMonitor(claim: Leased<Monitor>): Promise<void> {
     const m = claim.row;
     const started = now();
+    deps.metrics?.monitorLagSeconds.observe(Math.max(0, started.getTime() - m.nextRunAt.getTime()) / 1000);
     let outcome: string;
     let scanId: number | null = null;
     try {
@@ -153,6 +157,7 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
     const base = { endpointId: d.endpointId, deliveryId: d.id, messageId: d.messageId, eventType: d.eventType, attempt, at };
     if (!endpoint || endpoint.disabledAt) {
       await repo.recordAttempt(claim, { ...base, status: null, outcome: 'not sent: endpoint disabled or removed', durationMs: 0 }, { state: 'cancelled' });
+      deps.metrics?.webhookAttempts.inc({ outcome: 'not_sent' });
       return;
     }
     const pausedUntil = circuitOpenUntil(await repo.listAttempts(endpoint.id, BREAKER_TIMEOUTS), at);
@@ -177,6 +182,7 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
         : { state: 'failed' };
     const recorded = await repo.recordAttempt(claim, { ...base, status: result.status, outcome: result.outcome, durationMs: result.durationMs }, next);
     log.info({ delivery: d.id, endpoint: d.endpointId, attempt, status: result.status, outcome: result.outcome, recorded }, 'webhook attempt');
+    deps.metrics?.webhookAttempts.inc({ outcome: next.state === 'pending' ? 'retrying' : next.state });
     if (result.ok) {
       if (endpoint.failingSince) await updateEndpoint(endpoint.id, (e) => ({ ...e, failingSince: null }));
     } else if (result.gone) {

@@ -57,6 +57,7 @@ export function toolContext(
     caller,
     baseUrl: deps.config.BASE_URL,
     signal,
+    metrics: req.app.locals.metrics,
     scanOverrides: deps.scanOverrides,
     renderer: deps.renderer,
   };

@@ -1,10 +1,12 @@
 // Reads fetched bodies off the event loop: a small piscina pool of worker threads running scan/page-work.ts, so
 // parsing a 2 MB page (about half a second) never holds up the service's reads while scans run. One pool per
-// process, shared by every scan and started on first use; its threads exit when idle, so a process that scanned
-// once does not stay alive for them.
+// process, shared by every scan and started on first use. Its threads stay between scans (a new thread costs
+// seconds of loading and pattern compiling, scan/warm-up.ts); idle threads are unreferenced by piscina, so a
+// process that scanned once still exits when its work is done.
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { readBody, type BodyRead, type BodyTask } from './page-work.js';
+import { WARM_UP_TASKS } from './warm-up.js';
 
 export type BodyReader = <T extends BodyTask>(task: T) => Promise<BodyRead<T>>;
 
@@ -14,17 +16,19 @@ export const readInline: BodyReader = async (task) => readBody(task);
 /** One thread less than the cores (the event loop keeps one), at least one, at most four. */
 export const DEFAULT_PAGE_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+
 let shared: Piscina | null = null;
 let warm: Promise<void> | null = null;
 
 function pool(): Piscina {
   if (shared) return shared;
   shared = new Piscina({
-    filename: new URL('./page-thread.mjs', import.meta.url).href,
+    // Compiled, a thread loads the compiled reader; from sources, a shim that registers the TypeScript loader first.
+    filename: new URL(FROM_SOURCES ? './page-thread.mjs' : './page-worker.js', import.meta.url).href,
     execArgv: [], // the thread registers its own loader; the parent's --import flags are not for it
-    minThreads: 0,
+    minThreads: DEFAULT_PAGE_THREADS,
     maxThreads: DEFAULT_PAGE_THREADS,
-    idleTimeout: 5_000,
     // No queue cap here: tasks waiting for a thread are already bounded by the scans allowed to run at once
     // (SCAN_CONCURRENCY) times the pages one scan reads.
   });
@@ -41,12 +45,17 @@ export function reportPagePoolErrors(report: (err: unknown) => void): void {
 }
 
 /**
- * Resolves once a pool thread has loaded the parsers (about a second under tsx, longer on a busy machine). A
- * scan waits for it before its deadline starts, so a cold pool never eats into a store's time budget.
+ * Resolves once the pool's threads have loaded the parsers and read the warm-up samples (about two seconds, longer
+ * on a busy machine): one small task per thread, each held by a thread only once it is warm. A scan waits for it
+ * before its deadline starts, so a cold pool never eats into a store's time budget.
  */
 export function warmPagePool(): Promise<void> {
-  warm ??= pool()
-    .run({ kind: 'sitemap', xml: '' })
+  if (warm) return warm;
+  const p = pool();
+  // The checks run on this thread and match the same patterns (stock wording, prices): compile them here too,
+  // while the threads load.
+  for (const task of WARM_UP_TASKS) readBody(task);
+  warm = Promise.all(Array.from({ length: DEFAULT_PAGE_THREADS }, () => p.run({ kind: 'sitemap', xml: '' })))
     .then(
       () => undefined,
       (err: unknown) => {

@@ -29,6 +29,8 @@ import { PAGE_SIZE as INDEX_PAGE_SIZE, renderIndexMarkdown } from '../pages/inde
 import type { Mailer } from '../accounts/mailer.js';
 import type { SecretBox } from '../monitoring/secrets.js';
 import { secretBoxFor } from './monitoring.js';
+import { createMetrics, storeErrorCode, type ServiceMetrics } from '../lib/metrics.js';
+import { metricsRouter } from './metrics.js';
 
 export interface AppDeps {
   config: Config;
@@ -45,6 +47,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Seals webhook secrets (default: from SECRETS_KEY, or the local key file in DATA_DIR). */
   box?: SecretBox;
+  /** The app's metrics (default: a new registry); main.ts shares one with the monitoring worker. */
+  metrics?: ServiceMetrics;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -52,6 +56,8 @@ export function createApp(deps: AppDeps): Express {
   const routes = deps.routes ?? ROUTES;
   const guards = deps.guards ?? createGuards({ config, store: deps.store });
   const app = express();
+  const metrics = deps.metrics ?? createMetrics();
+  app.locals.metrics = metrics; // read by the tool contexts and the error handler
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxy(config.TRUST_PROXY));
   app.set('etag', false);
@@ -65,12 +71,23 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(guards.everyRequest);
 
-  // Health answers never count against the read limit but still carry the RateLimit headers.
+  // Health answers never count against the read limit. Liveness touches no store (a hung database must not get
+  // the process restarted); readiness needs a warm scanner, a store that reads and takes a write, and no drain.
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-  app.get('/readyz', async (_req, res) => {
-    const ready = !app.locals.shuttingDown && (await deps.store.ping().then(() => true, () => false));
+  app.get('/readyz', async (req, res) => {
+    const ready =
+      !app.locals.shuttingDown &&
+      !app.locals.warming &&
+      (await deps.store.ping().then(
+        () => true,
+        (err: unknown) => {
+          req.log.warn({ storeCode: storeErrorCode(err), storeError: (err as Error).message }, 'not ready: the store cannot read or write');
+          return false;
+        },
+      ));
     res.status(ready ? 200 : 503).json(ready ? { status: 'ready' } : { status: 'unavailable', code: 'SERVICE_UNAVAILABLE' });
   });
+  app.use(metricsRouter({ config, store: deps.store, metrics }));
 
   const discovery = discoveryDocument(config.BASE_URL, routes);
   const discoveryLinks = linkHeader(config.BASE_URL);

@@ -1,4 +1,4 @@
-// The command line (README.md "Command line"): scan | serve | keys create|list|revoke | delist | relist | vertical.
+// The command line (README.md "Command line"): scan | serve | backup | keys create|list|revoke | delist | relist | vertical.
 // Keys, delisting and verticals act on the configured store directly; nothing here needs the HTTP server running.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../lib/config.js';
@@ -12,10 +12,13 @@ import type { StoreRepo } from '../store/repo.js';
 import { VERTICALS } from '../schemas/params.js';
 import { indexHost } from '../lib/hosts.js';
 import { runScanCommand } from './cli-scan.js';
+import { join, resolve } from 'node:path';
+import { BackupError, backupSqlite } from '../store/sqlite-backup.js';
 
 const USAGE = `Usage: store-readiness <command>
   scan <url> [--json] [--min-score N]   audit a store from the terminal (exit 1 below --min-score)
   serve                                 run the service (same as npm start)
+  backup <file>                         copy the SQLite store to a new file while the service runs (online, consistent)
   keys create --owner <email> [--name N] create a Pro key of that address's console account; prints it once
   keys list                             list keys (id, owner, created, revoked)
   keys revoke <key-id>                  revoke a key
@@ -35,6 +38,7 @@ export async function runCli(argv: string[], env = process.env, io: Out = stdio)
     process.once('SIGINT', stop);
     return -1; // keep running
   }
+  if (command === 'backup') return backup(rest, env, io);
   if (command === 'keys' || command === 'delist' || command === 'relist' || command === 'vertical') return withStore(env, io, command, rest);
   io.err(USAGE);
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
@@ -107,12 +111,30 @@ async function setVertical(store: StoreRepo, io: Out, args: string[]): Promise<n
   return done ? 0 : 1;
 }
 
+function backup(args: string[], env: NodeJS.ProcessEnv, io: Out): number {
+  if (args.length !== 1) return usage(io);
+  const config = loadConfig(env);
+  if (config.MONGODB_URI) {
+    io.err('backup copies the embedded SQLite store; with MONGODB_URI, back up the database with mongodump (docs/deployment.md)');
+    return 2;
+  }
+  try {
+    const summary = backupSqlite(join(config.DATA_DIR, 'store.db'), resolve(args[0]));
+    io.out(JSON.stringify(summary));
+    return 0;
+  } catch (err) {
+    if (!(err instanceof BackupError)) throw err;
+    io.err(err.message);
+    return 1;
+  }
+}
+
 function usage(io: Out): number {
   io.err(USAGE);
   return 2;
 }
 
-if (process.argv[1]?.endsWith('cli.ts') || process.argv[1]?.endsWith('store-readiness.js')) {
+if (/(cli\.[tj]s|store-readiness\.js)$/.test(process.argv[1] ?? '')) {
   try {
     const code = await runCli(process.argv.slice(2));
     if (code >= 0) process.exit(code);

@@ -13,6 +13,7 @@ import { scanStore } from '../tools/scan-store.js';
 import { spendProScan } from '../rest/limits.js';
 import { createMailer, type Mailer } from '../accounts/mailer.js';
 import type { ToolContext } from '../tools/tool.js';
+import type { ServiceMetrics } from '../lib/metrics.js';
 
 const DEV_KEY_FILE = 'secrets.key';
 
@@ -38,7 +39,7 @@ export function secretBoxFor(config: Pick<Config, 'SECRETS_KEY' | 'MONGODB_URI' 
   return secretBox(parseSecretsKey(readFileSync(file, 'utf8').trim()));
 }
 
-export function monitorScan(deps: { config: Config; store: StoreRepo; log: Logger; scanOverrides?: ToolContext['scanOverrides'] }): MonitorScan {
+export function monitorScan(deps: { config: Config; store: StoreRepo; log: Logger; metrics?: ServiceMetrics; scanOverrides?: ToolContext['scanOverrides'] }): MonitorScan {
   return async ({ origin, accountId }) => {
     // The account's own Pro quota: the counter its keys and console scans spend too.
     if (!(await spendProScan(deps.store, deps.config.PRO_SCANS_PER_30_DAYS, accountId))) {
@@ -50,6 +51,7 @@ export function monitorScan(deps: { config: Config; store: StoreRepo; log: Logge
       log: deps.log,
       caller: { kind: 'pro', keyId: null, accountId, ip: 'monitor', monitor: true }, // the scan is the account's: its scans page lists it
       baseUrl: deps.config.BASE_URL,
+      metrics: deps.metrics,
       scanOverrides: deps.scanOverrides,
     };
     const result = await scanStore.handler({ url: origin }, ctx);
@@ -64,7 +66,7 @@ export const accountMail = (store: StoreRepo, mailer: Mailer): SendMail => async
 };
 
 export function createMonitoring(
-  deps: { config: Config; store: StoreRepo; log: Logger; mailer?: Mailer; scanOverrides?: ToolContext['scanOverrides'] } & Partial<
+  deps: { config: Config; store: StoreRepo; log: Logger; mailer?: Mailer; metrics?: ServiceMetrics; scanOverrides?: ToolContext['scanOverrides'] } & Partial<
     Pick<WorkerDeps, 'sendMail' | 'now' | 'box' | 'runScan' | 'lookup' | 'allowIPAddressList'>
   >,
 ): MonitoringWorker {
@@ -76,6 +78,7 @@ export function createMonitoring(
     runScan: deps.runScan ?? monitorScan(deps),
     sendMail: deps.sendMail ?? accountMail(deps.store, deps.mailer ?? createMailer(deps.config, deps.log)),
     now: deps.now,
+    metrics: deps.metrics,
     lookup: deps.lookup,
     allowIPAddressList: deps.allowIPAddressList,
   });

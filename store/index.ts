@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { MongoRepo } from './mongo.js';
 import type { StoreRepo } from './repo.js';
-import { SqliteRepo } from './sqlite.js';
+import { SqliteRepo, StoreFileError } from './sqlite.js';
 
 export interface StoreConfig {
   MONGODB_URI?: string;
@@ -11,14 +11,27 @@ export interface StoreConfig {
 }
 
 export async function createRepo(config: StoreConfig): Promise<StoreRepo> {
-  const repo: StoreRepo = config.MONGODB_URI
-    ? new MongoRepo(config.MONGODB_URI, config.MONGODB_DB)
-    : new SqliteRepo(join(config.DATA_DIR, 'store.db'));
+  const file = join(config.DATA_DIR, 'store.db');
+  let repo: StoreRepo;
+  try {
+    repo = config.MONGODB_URI ? new MongoRepo(config.MONGODB_URI, config.MONGODB_DB) : new SqliteRepo(file);
+  } catch (err) {
+    throw damaged(err, file);
+  }
   try {
     await repo.init();
   } catch (err) {
     await repo.close().catch(() => undefined); // an unreachable server must not leave the client's timers running
-    throw err;
+    throw config.MONGODB_URI ? err : damaged(err, file);
   }
   return repo;
 }
+
+/** SQLite's "not a database" and "malformed" name the file; other errors pass as they are. */
+function damaged(err: unknown, file: string): unknown {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && /^SQLITE_(NOTADB|CORRUPT)/.test(code) ? new StoreFileError(file, code) : err;
+}
+
+export { StoreFileError };
+export { SchemaVersionError } from './sqlite-migrations.js';

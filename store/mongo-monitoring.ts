@@ -310,6 +310,11 @@ export class MongoMonitoring implements MonitoringRepo {
     await this.upsertDelivery(delivery, undefined);
   }
 
+  async oldestPendingDelivery(): Promise<Date | null> {
+    const doc = await this.deliveries.findOne({ state: { $eq: 'pending' } }, { sort: { createdAt: 1 }, projection: { createdAt: 1 } });
+    return doc?.createdAt ?? null;
+  }
+
   async getDelivery(id: string): Promise<Delivery | null> {
     const doc = await this.deliveries.findOne({ _id: { $eq: id } });
     return doc ? toDelivery(doc) : null;

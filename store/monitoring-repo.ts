@@ -160,6 +160,8 @@ export interface MonitoringRepo {
   /** Adds one delivery (test events, resends); a dedupe key already present adds nothing. */
   addDelivery(delivery: NewDelivery): Promise<void>;
   getDelivery(id: string): Promise<Delivery | null>;
+  /** When the oldest delivery still pending was made, or null when none is pending (the metrics' backlog age). */
+  oldestPendingDelivery(): Promise<Date | null>;
   /**
    * A due pending delivery, leased until now + leaseMs, claimed fairly: never one whose endpoint already has a
    * delivery in flight (under a live lease), never one of an account with DELIVERIES_IN_FLIGHT_PER_ACCOUNT in

@@ -563,6 +563,12 @@ export class SqliteMonitoring implements MonitoringRepo {
     return row ? toDelivery(row) : null;
   }
 
+  async oldestPendingDelivery(): Promise<Date | null> {
+    if (!this.db.open) throw new StoreUnavailableError('SqliteRepo: the store is closed');
+    const row = this.db.prepare<[], { at: number | null }>("SELECT MIN(created_at) AS at FROM webhook_deliveries WHERE state = 'pending'").get();
+    return row?.at == null ? null : new Date(row.at);
+  }
+
   async claimDueDelivery(now: Date, leaseMs: number): Promise<Leased<Delivery> | null> {
     const token = randomUUID();
     const row = this.q.claimDelivery.get({ now: now.getTime(), until: now.getTime() + leaseMs, token, perAccount: DELIVERIES_IN_FLIGHT_PER_ACCOUNT });

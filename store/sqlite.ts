@@ -3,7 +3,7 @@
 // every read is a plain index query. A two-level score histogram, kept exact in the same transactions, turns
 // rank counts from O(hosts above) (57 ms for a bottom host at 1M rows) into sums over a few dozen rows.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreUnavailableError } from '../lib/store-failure.js';
 import type {
@@ -20,7 +20,8 @@ import type {
 import { assertVertical, HOST_PREFIX_MAX, HOST_PREFIX_WINDOW, prefixEnd } from './repo.js';
 import type { AccountRepo } from './accounts-repo.js';
 import { SqliteAccounts, migrateAccountSchema } from './sqlite-accounts.js';
-import { SqliteMonitoring } from './sqlite-monitoring.js';
+import { MONITORING_SCHEMA, SqliteMonitoring } from './sqlite-monitoring.js';
+import { migrate, type Migration, type MigrationResult } from './sqlite-migrations.js';
 
 /** Host completion: the host range in host order (the primary key), cut at the window, then ranked. */
 export const HOSTS_BY_PREFIX_SQL = `SELECT host FROM (SELECT host, score FROM latest WHERE host >= ? AND host < ? ORDER BY host LIMIT ?)
@@ -126,6 +127,37 @@ INSERT OR IGNORE INTO counters (name, n) VALUES ('scan_id', (SELECT COALESCE(MAX
 `;
 
 const BUSY_TIMEOUT_MS = 250;
+
+/** The store file cannot be used as it is (damaged, not a database): start-up stops, naming it. */
+export class StoreFileError extends Error {
+  constructor(
+    readonly file: string,
+    why: string,
+  ) {
+    super(`${file} is not a usable store (${why}): restore it from a backup (npm run cli -- backup makes one), or move it away to start empty.`);
+    this.name = 'StoreFileError';
+  }
+}
+
+/** The 1.2 tables, made if missing; files made before a column existed get it, with the default that describes their rows. */
+function ensureTables(db: Database.Database): void {
+  db.exec(SCHEMA);
+  const cols = new Set(db.prepare<[], { name: string }>('PRAGMA table_info(scans)').all().map((c) => c.name));
+  if (!cols.has('public_entry')) db.exec('ALTER TABLE scans ADD COLUMN public_entry INTEGER NOT NULL DEFAULT 1');
+  migrateAccountSchema(db);
+  db.exec(MONITORING_SCHEMA);
+}
+
+/** The schema's versions, in order (store/sqlite-migrations.ts). Append; never change a released step. */
+export const SQLITE_MIGRATIONS: readonly Migration[] = [
+  { version: 1, does: 'the 1.2 tables, with the columns older files lack', up: ensureTables },
+  {
+    version: 2,
+    does: 'the readiness probe table',
+    // Readiness writes a row here and removes it in the same commit: a store that cannot grow is not ready.
+    up: (db) => db.exec('CREATE TABLE IF NOT EXISTS health_probe (id INTEGER PRIMARY KEY, pad BLOB NOT NULL)'),
+  },
+];
 const BAND_WIDTH = 5;
 const bandOf = (score: number): number => Math.floor(score / BAND_WIDTH);
 const scopesOf = (vertical: string | null): string[] => (vertical === null ? ['*'] : ['*', `v:${vertical}`]);
@@ -245,6 +277,7 @@ export class SqliteRepo implements StoreRepo {
   private stmts: ReturnType<SqliteRepo['prepareAll']> | null = null;
   private tx: ReturnType<SqliteRepo['makeTransactions']> | null = null;
   private readonly pingStmt: Database.Statement<[], unknown>;
+  private probeStmt!: Database.Statement<[number], unknown>;
   private readonly topCache = new Map<string, TopStmts>();
   private accountsRepo: SqliteAccounts | null = null;
 
@@ -255,8 +288,16 @@ export class SqliteRepo implements StoreRepo {
   }
   readonly monitoring: SqliteMonitoring;
 
-  constructor(filePath: string) {
-    if (filePath !== ':memory:' && !filePath.startsWith('file:')) mkdirSync(dirname(filePath), { recursive: true });
+  /** What init() found and did to the schema (for the start-up log line). */
+  migration: MigrationResult | null = null;
+
+  constructor(private readonly filePath: string) {
+    if (filePath !== ':memory:' && !filePath.startsWith('file:')) {
+      mkdirSync(dirname(filePath), { recursive: true, mode: 0o700 });
+      // The file holds e-mail addresses and key hashes: owner-only from the start (SQLite gives its -wal and -shm
+      // files the same mode).
+      if (!existsSync(filePath)) closeSync(openSync(filePath, 'wx', 0o600));
+    }
     this.db = new Database(filePath);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -269,33 +310,45 @@ export class SqliteRepo implements StoreRepo {
 
   async init(): Promise<void> {
     if (this.stmts) return;
-    this.db.exec(SCHEMA);
-    this.addMissingColumns();
-    migrateAccountSchema(this.db);
+    // A damaged file stops start-up here, naming itself, rather than answering 503 "retry" for ever.
+    const check = this.db.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new StoreFileError(this.filePath, `quick_check says: ${String(check).slice(0, 200)}`);
+    this.migration = migrate(this.db, this.filePath, SQLITE_MIGRATIONS);
+    // Tables and indexes written as "if not exists" are made on every start too, so one added that way reaches a
+    // file already at the newest version.
+    ensureTables(this.db);
     this.accountsRepo = new SqliteAccounts(this.db);
     this.monitoring.init();
     this.stmts = this.prepareAll();
     this.tx = this.makeTransactions();
-  }
-
-  // Files made before a column existed get it here, with the default that describes their rows.
-  private addMissingColumns(): void {
-    const cols = new Set(this.db.prepare<[], { name: string }>('PRAGMA table_info(scans)').all().map((c) => c.name));
-    if (!cols.has('public_entry')) this.db.exec('ALTER TABLE scans ADD COLUMN public_entry INTEGER NOT NULL DEFAULT 1');
+    this.probeStmt = this.db.prepare<[number], unknown>('INSERT INTO health_probe (pad) VALUES (zeroblob(?))');
   }
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
 
-  /** Ready means writable: take the write lock and let go, waiting at most 100 ms (the call blocks the loop). */
+  /**
+   * Ready means readable and writable: take the write lock (waiting at most 100 ms, the call blocks the loop) and
+   * commit a write (removed in the same commit) larger than the free pages inside the file, up to 64 pages: a
+   * store that cannot grow is not ready while the scans that would save there fail; a file with room inside is.
+   */
   async ping(): Promise<void> {
     this.assertOpen();
     this.pingStmt.get();
     this.db.pragma('busy_timeout = 100');
     try {
       this.db.exec('BEGIN IMMEDIATE');
-      this.db.exec('ROLLBACK');
+      try {
+        const free = this.db.pragma('freelist_count', { simple: true }) as number;
+        const pageSize = this.db.pragma('page_size', { simple: true }) as number;
+        this.probeStmt.run(Math.min(free + 2, 64) * pageSize);
+        this.db.exec('DELETE FROM health_probe');
+        this.db.exec('COMMIT');
+      } catch (err) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw err;
+      }
     } finally {
       this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     }

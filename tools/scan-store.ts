@@ -6,8 +6,11 @@
 import { z } from 'zod';
 import { auditStore } from '../scan/index.js';
 import { normaliseScanUrl, targetRefusal } from '../scan/url.js';
+import { hostIdentity } from '../lib/hosts.js';
 import { entryVerdict, isPublicEntry } from '../lib/public-entry.js';
+import { performance } from 'node:perf_hooks';
 import { AppError } from '../lib/errors.js';
+import { isStoreUnavailable } from '../lib/store-failure.js';
 import { StoreUrl, Vertical } from '../schemas/params.js';
 import { ScanResult } from '../schemas/scan-result.js';
 import type { LatestEntry, RankWindow, StoreRepo } from '../store/repo.js';
@@ -33,12 +36,18 @@ export const scanStore = defineTool({
     // A call that will join a running scan of the same store adds no work and takes no place.
     if (flightsOf(ctx.store).has(key)) return;
     // Otherwise a place among the scans allowed to run or wait, or 503 SCANNER_BUSY before any quota is spent.
-    const place = scanGateOf(ctx).reserve();
-    places.set(ctx, place);
-    return place;
+    try {
+      const place = scanGateOf(ctx).reserve();
+      places.set(ctx, place);
+      return place;
+    } catch (err) {
+      ctx.metrics?.scannerBusy.inc();
+      throw err;
+    }
   },
   async handler({ url, vertical }, ctx) {
-    const key = flightKey(scanTarget(url, ctx), vertical, ctx.caller);
+    const target = scanTarget(url, ctx);
+    const key = flightKey(target, vertical, ctx.caller);
     const flights = flightsOf(ctx.store);
     const held = places.get(ctx);
     places.delete(ctx);
@@ -47,9 +56,37 @@ export const scanStore = defineTool({
       return flights.run(key, ctx.signal, () => Promise.reject(new Error('a joined scan never starts work')));
     }
     const place = held ?? scanGateOf(ctx).reserve(); // the scan it meant to join has just ended (or no preflight ran)
-    return flights.run(key, ctx.signal, (signal) => place.run(() => scanAndSave(url, vertical, { ...ctx, signal }), signal));
+    return flights.run(key, ctx.signal, (signal) => place.run(() => measured(hostIdentity(target), () => scanAndSave(url, vertical, { ...ctx, signal }), ctx), signal));
   },
 });
+
+/** Scans running and waiting for a place on the app of this store, for the metrics gauges. */
+export function scanLoad(ctx: Pick<ToolContext, 'store' | 'config'>): { running: number; waiting: number } {
+  return scanGateOf(ctx).load;
+}
+
+/**
+ * One log line and the metrics of a scan that ran (not of calls that joined it): host, scan id, outcome (ok or
+ * the error code), score and wall time. Refusals and store failures are expected outcomes: no stack here.
+ */
+async function measured(host: string, scan: () => Promise<ScanResult>, ctx: ToolContext): Promise<ScanResult> {
+  const started = performance.now();
+  const done = (outcome: string, fields: Record<string, unknown>) => {
+    const seconds = (performance.now() - started) / 1000;
+    ctx.metrics?.scans.inc({ outcome });
+    ctx.metrics?.scanSeconds.observe({ outcome }, seconds);
+    ctx.log.info({ scan: { host, outcome, durationMs: Math.round(seconds * 1000), ...fields } }, 'scan finished');
+  };
+  try {
+    const result = await scan();
+    done('ok', { id: result.scan_id, score: result.score, grade: result.grade });
+    return result;
+  } catch (err) {
+    const known = err instanceof AppError ? err.code : isStoreUnavailable(err) ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR';
+    done(known, known === 'INTERNAL_ERROR' || known === 'SERVICE_UNAVAILABLE' ? { error: (err as Error).message } : {});
+    throw err;
+  }
+}
 
 // The URL exactly as normalised (scheme, host spelling, path, query) and the vertical (it changes the neighbours)
 // name what is shared; a monitor's scan is keyed by its account, so it never waits on a stranger's scan.

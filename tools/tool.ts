@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../lib/config.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { PageRenderer } from '../scan/render.js';
+import type { ServiceMetrics } from '../lib/metrics.js';
 
 export type Surface = 'mcp' | 'functions';
 
@@ -33,6 +34,8 @@ export interface ToolContext {
   caller: Caller;
   baseUrl: string;
   signal?: AbortSignal; // aborted when the HTTP client goes away
+  /** The app's metrics (scans by outcome and duration, refusals); absent where nothing is measured. */
+  metrics?: ServiceMetrics;
   /** Test seams for the scanner (injected DNS, address allow-list); never set in production. */
   scanOverrides?: { lookup?: unknown; allowIPAddressList?: string[]; requestTimeoutMs?: number };
   /** The instance's browser for "what browser agents see"; absent when it has none. */

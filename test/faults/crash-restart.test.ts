@@ -189,7 +189,7 @@ test('SIGTERM during a scan: the in-flight scan completes (200), the process exi
   assert.equal(res.status, 200, res.text.slice(0, 300));
   const exit = await exitP;
   assert.deepEqual(exit, { code: 0, signal: null }, c.output().stderr.slice(-500));
-  assert.match(c.output().stderr, /SIGTERM received/);
+  assert.match(c.output().stdout, /"msg":"SIGTERM received/);
 
   const report = JSON.parse(res.text) as ScanResult;
   checkFile('after SIGTERM during a scan');

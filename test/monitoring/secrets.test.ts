@@ -48,7 +48,7 @@ test('SECRETS_KEY: required in production and with MongoDB; a valid one is used;
   assert.throws(() => loadConfig({ NODE_ENV: 'production' }), (err: unknown) => err instanceof ConfigError && /SECRETS_KEY: is required in production/.test(err.message));
   assert.throws(() => loadConfig({ SECRETS_KEY: 'short' }), /SECRETS_KEY: must be 32 bytes/);
   const key = randomBytes(32).toString('base64');
-  assert.equal(loadConfig({ NODE_ENV: 'production', SECRETS_KEY: key }).SECRETS_KEY, key);
+  assert.equal(loadConfig({ NODE_ENV: 'production', SECRETS_KEY: key, BASE_URL: 'https://readiness.example', SMTP_URL: 'smtp://u:p@mail.example' }).SECRETS_KEY, key);
   assert.equal(parseSecretsKey(randomBytes(32).toString('hex')).length, 32);
   assert.throws(() => secretBoxFor({ SECRETS_KEY: undefined, MONGODB_URI: 'mongodb://db.example', DATA_DIR: tmpdir() }), /SECRETS_KEY: is required with MONGODB_URI/);
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { startFixtureStore, type FixtureRoutes, type FixtureStore } from '../helpers/fixture-store.js';
 import { createFetcher, type Fetcher } from '../../scan/fetch.js';
 import { gather } from '../../scan/gather.js';
+import { warmPagePool } from '../../scan/page-pool.js';
 import { findMcpEndpoint, parseJsonLimited, readRpc, sseMessages } from '../../scan/mcp-probe.js';
 import type { Artifacts, Resource } from '../../scan/artifacts.js';
 import {
@@ -44,6 +45,7 @@ async function gatherStore(build: (origin: string) => FixtureRoutes, opts: { max
   stores.push(store);
   for (const [path, route] of Object.entries(build(store.origin))) store.setRoute(path, route);
   const maxRequests = opts.maxRequests ?? 20;
+  await warmPagePool(); // as runScan does: the parser threads' one-time warm-up is not the store's time
   const fetcher = createFetcher({ allowPrivate: true, maxRequests, deadlineMs: 10_000, baseUrl: BASE });
   const a = await gather(new URL(store.url), fetcher, { baseUrl: BASE, maxRequests });
   return { a, store, fetcher, paths: store.requests.map((r) => r.path) };

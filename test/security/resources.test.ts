@@ -19,6 +19,7 @@ import { ScanResult } from '../../schemas/scan-result.js';
 import { createFetcher } from '../../scan/fetch.js';
 import { gather } from '../../scan/gather.js';
 import { CHECKS, runChecks } from '../../scan/registry.js';
+import { warmPagePool } from '../../scan/page-pool.js';
 
 const MiB = 1024 * 1024;
 const BASE = 'http://localhost:3000';
@@ -28,6 +29,9 @@ const stores: FixtureStore[] = [];
 
 before(async () => {
   app = await startApp(null, { SCAN_TIMEOUT_MS: '8000' });
+  // The scanner's one-time warm-up (parser threads, compiled patterns) happens here, as at the service's start,
+  // so the memory bounds below measure the scans alone.
+  await warmPagePool();
 });
 after(async () => {
   await Promise.all(stores.map((s) => s.close()));

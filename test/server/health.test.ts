@@ -1,10 +1,14 @@
-// GET /healthz (the process is up) and GET /readyz (the store answers): JSON, never rate limited and never
-// counted, yet carrying the RateLimit headers like every other answer; /healthz does not depend on the store,
-// /readyz is 503 when the store fails and during shutdown.
+// GET /healthz (the process is up) and GET /readyz (the store reads and takes a write): JSON, never rate limited
+// and never counted, yet carrying the RateLimit headers like every other answer; /healthz touches no store (it
+// answers while the store hangs), /readyz is 503 when the store fails, is full or cannot be written, and during
+// shutdown.
 import '../support/loopback-guard.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SqliteRepo } from '../../store/sqlite.js';
 import Database from 'better-sqlite3';
 import { startApp, type TestApp } from '../helpers/start-app.js';
 
@@ -89,4 +93,55 @@ test('/readyz is 503 while the server shuts down; /healthz is still 200', async 
   assert.equal(ready.status, 503);
   assert.equal(ready.body.code, 'SERVICE_UNAVAILABLE');
   assert.equal((await get(`${app.url}/healthz`)).status, 200);
+});
+
+test('the store hangs (a database that never answers): /healthz still answers at once; /readyz does not say ready', async (t) => {
+  let hang = false;
+  const real = new SqliteRepo(join(mkdtempSync(join(tmpdir(), 'srk-hang-')), 'store.db'));
+  // Every call of the store's own methods waits forever once `hang` is set, as a MongoDB with no reachable server does.
+  const store = new Proxy(real, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => (hang ? new Promise(() => {}) : (value as (...a: unknown[]) => unknown).apply(target, args));
+    },
+  });
+  const app = await startApp(t, {}, { store });
+  hang = true;
+  const health = await get(`${app.url}/healthz`);
+  assert.equal(health.status, 200);
+  assert.deepEqual(health.body, { status: 'ok' });
+  assert.match(health.headers.get('ratelimit') ?? '', /^"read"; r=\d+; t=\d+$/, 'the read counters are in memory');
+  const ready = await Promise.race([fetch(`${app.url}/readyz`).then((r) => r.status), new Promise((r) => setTimeout(() => r('pending'), 500))]);
+  assert.notEqual(ready, 200);
+  hang = false; // let the app close
+});
+
+test('a full store: /readyz is 503 while no page can be added, and 200 again once space returns', async (t) => {
+  const app = await startApp(t);
+  const db = (app.store as unknown as { db: Database.Database }).db;
+  assert.equal((await get(`${app.url}/readyz`)).status, 200, 'control');
+  db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+  try {
+    const full = await get(`${app.url}/readyz`);
+    assert.equal(full.status, 503, full.text);
+    assert.equal(full.body.code, 'SERVICE_UNAVAILABLE');
+    assert.equal((await get(`${app.url}/healthz`)).status, 200);
+  } finally {
+    db.pragma('max_page_count = 1073741823');
+  }
+  assert.equal((await get(`${app.url}/readyz`)).status, 200, 'ready again without a restart');
+});
+
+test('a store that cannot be written (read-only): /readyz is 503', async (t) => {
+  const app = await startApp(t);
+  const db = (app.store as unknown as { db: Database.Database }).db;
+  db.pragma('query_only = ON');
+  try {
+    const res = await get(`${app.url}/readyz`);
+    assert.equal(res.status, 503, res.text);
+  } finally {
+    db.pragma('query_only = OFF');
+  }
+  assert.equal((await get(`${app.url}/readyz`)).status, 200);
 });

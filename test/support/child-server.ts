@@ -32,7 +32,7 @@ export interface ChildServer {
 export interface ChildServerOptions {
   env?: Record<string, string>;
   dataDir?: string; // a fresh temp folder when omitted
-  startTimeoutMs?: number; // default 30 s (tsx compiles the service on a cold start)
+  startTimeoutMs?: number; // default 90 s (tsx compiles the service on a cold start; the machine may be busy)
 }
 
 const KEEP = 64 * 1024;
@@ -66,8 +66,8 @@ export async function startChildServer(opts: ChildServerOptions = {}): Promise<C
     let found = false;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`child server did not listen within ${opts.startTimeoutMs ?? 30_000} ms\n${stderr.slice(-2000)}`));
-    }, opts.startTimeoutMs ?? 30_000);
+      reject(new Error(`child server did not listen within ${opts.startTimeoutMs ?? 90_000} ms\n${stderr.slice(-2000)}`));
+    }, opts.startTimeoutMs ?? 90_000);
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => (stderr = keep(stderr, chunk)));
@@ -113,4 +113,13 @@ export async function startChildServer(opts: ChildServerOptions = {}): Promise<C
       return exit;
     },
   };
+}
+
+/** Polls GET /readyz until it answers 200 (the scanner is warm once it does); rejects after `timeoutMs`. */
+export async function waitReady(url: string, timeoutMs = 90_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while ((await fetch(`${url}/readyz`).then((r) => r.status, () => 0)) !== 200) {
+    if (Date.now() > until) throw new Error(`${url}/readyz not 200 within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

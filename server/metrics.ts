@@ -1,0 +1,46 @@
+// GET /metrics: the app's Prometheus registry, for the addresses METRICS_ALLOW names (loopback by default). The
+// caller is judged by the connecting socket, never by X-Forwarded-For, so a forged header cannot open it; anyone
+// else gets the ordinary not-found page, as if there were nothing here. Gauges of state held elsewhere (running
+// and queued scans, the oldest pending webhook delivery) are read at scrape time.
+import { Router, type Request } from 'express';
+import ipaddr from 'ipaddr.js';
+import type { Config } from '../lib/config.js';
+import type { ServiceMetrics } from '../lib/metrics.js';
+import type { StoreRepo } from '../store/repo.js';
+import { scanLoad } from '../tools/scan-store.js';
+
+export function metricsRouter(deps: { config: Config; store: StoreRepo; metrics: ServiceMetrics }): Router {
+  const { metrics, store, config } = deps;
+  metrics.onCollect(async () => {
+    const load = scanLoad({ store, config });
+    metrics.scansRunning.set(load.running);
+    metrics.scansQueued.set(load.waiting);
+    // A store that cannot answer leaves the last figure; the store-error counter and /readyz say why.
+    const oldest = await store.monitoring.oldestPendingDelivery().catch(() => undefined);
+    if (oldest !== undefined) metrics.oldestPendingDeliverySeconds.set(oldest ? Math.max(0, Date.now() - oldest.getTime()) / 1000 : 0);
+  });
+  const allowed = config.METRICS_ALLOW.map(parseRange);
+  const router = Router();
+  router.get('/metrics', async (req, res, next) => {
+    if (!allowedCaller(req, allowed)) return next(); // on to the not-found page
+    res.setHeader('Cache-Control', 'no-store');
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  return router;
+}
+
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+function parseRange(value: string): Range {
+  if (value.includes('/')) return ipaddr.parseCIDR(value);
+  const address = ipaddr.parse(value);
+  return [address, address.kind() === 'ipv4' ? 32 : 128];
+}
+
+function allowedCaller(req: Request, ranges: Range[]): boolean {
+  const remote = req.socket.remoteAddress;
+  if (!remote || !ipaddr.isValid(remote)) return false;
+  // An IPv4 caller on a dual-stack socket shows as ::ffff:a.b.c.d: compare it as IPv4.
+  const parsed = ipaddr.process(remote);
+  return ranges.some(([range, bits]) => parsed.kind() === range.kind() && parsed.match(range, bits));
+}
