@@ -18,6 +18,10 @@ export interface ServiceMetrics {
   readonly oldestPendingDeliverySeconds: Gauge;
   /** How late a monitor's scan started after it was due. */
   readonly monitorLagSeconds: Histogram;
+  /** Browser renders by outcome (rendered, budget: a budget ran out, failed: the browser could not be used), their wall time, and how many run now. */
+  readonly renders: Counter<'outcome'>;
+  readonly renderSeconds: Histogram<'outcome'>;
+  readonly rendersRunning: Gauge;
   /** Store errors by class: "unavailable" (a 503 the caller may retry) or "other" (a 500), with the store's code. */
   readonly storeErrors: Counter<'class' | 'code'>;
   /** Registers a function run before each scrape, to set gauges from state kept elsewhere. */
@@ -63,6 +67,15 @@ export function createMetrics(): ServiceMetrics {
       buckets: [1, 5, 15, 30, 60, 300, 900, 3600],
       registers,
     }),
+    renders: new Counter({ name: 'store_readiness_renders_total', help: 'Browser renders of a scan, by outcome.', labelNames: ['outcome'], registers }),
+    renderSeconds: new Histogram({
+      name: 'store_readiness_render_duration_seconds',
+      help: 'Wall time of a browser render (waiting for a place included), by outcome.',
+      labelNames: ['outcome'],
+      buckets: [0.5, 1, 2.5, 5, 10, 15, 30, 60],
+      registers,
+    }),
+    rendersRunning: new Gauge({ name: 'store_readiness_renders_running', help: 'Browser renders running or waiting for a place.', registers }),
     storeErrors: new Counter({ name: 'store_readiness_store_errors_total', help: 'Errors of the store, by class and code.', labelNames: ['class', 'code'], registers }),
     onCollect: (read) => void readers.push(read),
   };

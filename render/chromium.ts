@@ -2,8 +2,10 @@
 // (it disconnects, or a context does not close in time). Renders wait for a place among RENDER_CONCURRENCY, never
 // the event loop: the browser works in its own processes, so reads are not held up by a render.
 import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import { chromium, type Browser, type BrowserServer } from 'playwright-core';
+import type { ServiceMetrics } from '../lib/metrics.js';
 import type { PageRenderer, RenderRequest, RenderRun } from '../scan/render.js';
 import { renderRun } from './render-run.js';
 import { withTimeout } from './with-timeout.js';
@@ -12,6 +14,7 @@ export interface ChromiumOptions {
   executablePath: string;
   concurrency: number;
   log?: { warn(obj: unknown, msg?: string): void };
+  metrics?: Pick<ServiceMetrics, 'renders' | 'renderSeconds' | 'rendersRunning'>;
 }
 
 export interface ChromiumRenderer extends PageRenderer {
@@ -96,15 +99,29 @@ export function createChromiumRenderer(opts: ChromiumOptions): ChromiumRenderer 
     render: (request: RenderRequest): Promise<RenderRun> => {
       // The budget counts from the call: time spent waiting for a place comes out of it, so the scan keeps its time.
       const deadlineAt = Date.now() + request.deadlineMs;
-      return limit(async () => {
+      const measure = opts.metrics ? renderMeasure(opts.metrics) : undefined;
+      const rendered = limit(async () => {
         const run = await renderRun(await browser(), { ...request, deadlineMs: deadlineAt - Date.now() });
         if (run.browserUnwell) await restart(run.browserUnwell);
         return run;
       });
+      if (measure) rendered.then((run) => measure(run.budgetSpent ? 'budget' : 'rendered'), () => measure('failed'));
+      return rendered;
     },
     close: async () => {
       closed = true; // renders still waiting for a place fail fast instead of starting a new browser
       await restart('closing');
     },
+  };
+}
+
+/** Counts one render from now: the running gauge until it ends, then its outcome and wall time. */
+function renderMeasure(metrics: NonNullable<ChromiumOptions['metrics']>): (outcome: string) => void {
+  const started = performance.now();
+  metrics.rendersRunning.inc();
+  return (outcome) => {
+    metrics.rendersRunning.dec();
+    metrics.renders.inc({ outcome });
+    metrics.renderSeconds.observe({ outcome }, (performance.now() - started) / 1000);
   };
 }

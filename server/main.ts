@@ -68,7 +68,7 @@ export async function serve(config: Config): Promise<Running> {
   const mailer = createMailer(config, log); // one mailer for sign-in links and owner notifications
   const monitoring = createMonitoring({ config, store, log, box, mailer, metrics });
   // The browser view when Chromium is installed (started on the first scan); without it scans say it did not run.
-  const renderer = createChromiumRenderer({ executablePath: config.CHROMIUM_PATH, concurrency: config.RENDER_CONCURRENCY, log }) ?? undefined;
+  const renderer = createChromiumRenderer({ executablePath: config.CHROMIUM_PATH, concurrency: config.RENDER_CONCURRENCY, log, metrics }) ?? undefined;
   const app = createApp({ config, store, log, box, mailer, metrics, renderer });
   const server = app.listen(config.PORT, config.HOST);
   Object.assign(server, { connectionsCheckingInterval: 1_000 }); // read on 'listening': enforce the timeouts below every 1 s, not Node's 30 s (R8)

@@ -17,10 +17,12 @@ import { ReadinessReport } from '../../schemas/readiness.js';
 import { saveReport } from '../helpers/scans.js';
 import { connectMcp } from '../helpers/mcp-client.js';
 import { renderBrief } from '../../scan/brief.js';
+import { createMetrics } from '../../lib/metrics.js';
 
 let renderer: ChromiumRenderer | null = null;
+const renderMetrics = createMetrics();
 before(() => {
-  renderer = createChromiumRenderer({ executablePath: '/usr/bin/chromium', concurrency: 2 });
+  renderer = createChromiumRenderer({ executablePath: '/usr/bin/chromium', concurrency: 2, metrics: renderMetrics });
 });
 after(() => renderer?.close());
 
@@ -64,6 +66,11 @@ test('a complete store: every page rendered, buy controls named and uncovered, n
   assert.equal(view.requests.refused, 0);
   assert.match(view.screenshot?.data_url ?? '', /^data:image\/jpeg;base64,\/9j\//);
   writeFileSync(join(SHOTS, 'browser-view-product.jpg'), Buffer.from(view.screenshot!.data_url.split(',')[1], 'base64'));
+  // The render is counted for /metrics: one more rendered, its time observed, none left running.
+  const exposition = await renderMetrics.registry.metrics();
+  assert.match(exposition, /store_readiness_renders_total\{outcome="rendered"\} [1-9]/);
+  assert.match(exposition, /store_readiness_render_duration_seconds_count\{outcome="rendered"\} [1-9]/);
+  assert.match(exposition, /store_readiness_renders_running 0\n/);
 
   const { body: plain } = await scanWithBrowser(t, completeStore, false);
   assert.equal(plain.browser_view.status, 'not_run');
