@@ -16,6 +16,17 @@ export default defineCheck({
   failureTitle: 'State stock in schema.org terms',
   why: 'Agents avoid recommending items they cannot confirm are in stock; a schema.org availability value is the signal they read.',
   how: 'Set `offers.availability` to a schema.org value such as `https://schema.org/InStock`, `OutOfStock`, `PreOrder` or `BackOrder`, and keep it in sync with inventory so agents don\'t recommend sold-out items.',
+  fix: {
+    plain: 'Say in the machine-readable product data whether each product is in stock, because agents avoid recommending what they cannot confirm is available.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'An up-to-date theme includes the stock status for you when inventory is tracked; on an older theme, a developer adds it to the product template, or use a structured data app.',
+      woocommerce: 'WooCommerce includes the stock status for you; keep each product’s stock status up to date and check that no plugin removes the product data.',
+      bigcommerce: 'Cornerstone-based themes include the stock status; on an older or custom theme, a developer adds it to the product template.',
+      custom: 'Add availability to the offer in your product data from your live inventory, as below (OutOfStock, PreOrder or BackOrder where they apply).',
+    },
+    snippet: '"availability": "https://schema.org/InStock"',
+  },
   run(a) {
     return aggregatePdps(a, ({ product }) => {
       const av = product?.availability ?? null;
