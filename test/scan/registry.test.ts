@@ -88,7 +88,7 @@ describe('check registry', () => {
       assert.doesNotMatch(plain, jargon, `${c.id}: no protocol names in the plain sentence`);
       assert.ok(['a few minutes', 'about an hour', 'a day or more'].includes(effort), `${c.id} effort`);
       assert.ok(steps?.custom?.trim(), `${c.id}: steps for a custom site`);
-      for (const [platform, text] of Object.entries(steps)) assert.ok(text && text.trim().length > 20, `${c.id}.${platform} step`);
+      for (const [platform, text] of Object.entries(steps ?? {})) assert.ok(text && text.trim().length > 20, `${c.id}.${platform} step`);
       if (snippet !== undefined) assert.ok(snippet.trim().length > 0, `${c.id} snippet`);
     }
   });
