@@ -2,6 +2,7 @@
 // OpenGraph-only product:availability is partial.
 import { defineCheck } from '../../check.js';
 import { isItemAvailability } from '../../availability.js';
+import { availabilityBasisPhrase, isGuessedAvailability } from '../../availability-basis.js';
 import { quote } from '../evidence.js';
 import { aggregatePdps, STRUCTURED } from '../product-pages.js';
 
@@ -31,8 +32,15 @@ export default defineCheck({
     return aggregatePdps(a, ({ product }) => {
       const av = product?.availability ?? null;
       if (!av || av.value.trim() === '') return { status: 'fail', evidence: 'no availability' };
-      // Stock read only from the visible text is not published for machines.
-      if (av.source === 'html') return { status: 'fail', evidence: `no availability in the markup (only ${quote(av.value, 40)} in the visible text)` };
+      // Stock read only from the page body is not published for machines; a guess from a buy button or a price is
+      // not the page saying so, and the evidence must not claim it is.
+      if (av.source === 'html') {
+        const basis = product?.availabilityBasis ?? 'text';
+        const seen = isGuessedAvailability(basis)
+          ? `${quote(av.value, 40)} only ${availabilityBasisPhrase(basis)}; the page states no stock`
+          : `only ${quote(av.value, 40)} ${availabilityBasisPhrase(basis)}`;
+        return { status: 'fail', evidence: `no availability in the markup (${seen})` };
+      }
       // A store's own word ("NOT SOLD") is read as a schema.org state, but agents that expect the term still miss it.
       const raw = product?.availabilityRaw;
       const known = isItemAvailability(raw?.value ?? av.value);
