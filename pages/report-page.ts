@@ -30,6 +30,7 @@ import { badgeFor } from './badge.js';
 import { merchantFix } from './fix.js';
 import { CHECKS } from '../scan/registry.js';
 import { browserViewMarkdown, browserViewSection } from './browser-view.js';
+import { availabilityBasisPhrase, isGuessedAvailability } from '../scan/availability-basis.js';
 
 type Report = ScanResult;
 type Check = Report['pillars'][number]['checks'][number];
@@ -176,7 +177,7 @@ ${opts.extras ? changesSection(opts.extras) : ''}
 
 <section class="card" aria-labelledby="seen-h">
   <h2 id="seen-h">What agents see</h2>
-  <p class="muted">The product facts an AI agent could read from the product pages we sampled. The grey tag after each fact names the markup it came from.</p>
+  <p class="muted">The product facts an AI agent could read from the product pages we sampled. The grey tag after each fact names the markup it came from (html: the page body, with how stock was found).</p>
   ${productsTable(Array.isArray(report.products) ? report.products : [])}
   ${report.protocols ? protocolList(report.protocols) : ''}
 </section>
@@ -402,6 +403,13 @@ function fact(f: { value: unknown; source: unknown } | null | undefined, show: (
 
 const shortAvailability = (v: unknown): string => String(v).replace(/^https?:\/\/schema\.org\//i, '');
 
+/** Availability with where it came from; a guess from a buy button or a price says so, as the page states no stock. */
+function availabilityFact(p: Product): SafeHtml {
+  const basis = p.availability?.source === 'html' ? p.availability_basis : undefined;
+  if (!basis) return fact(p.availability, shortAvailability);
+  return html`${fact(p.availability, shortAvailability)} <span class="${isGuessedAvailability(basis) ? 'missing' : 'src'}">${availabilityBasisPhrase(basis)}</span>`;
+}
+
 function price(p: Product): SafeHtml {
   if (!p.price || p.price.value === null || p.price.value === undefined) return html`<span class="missing">not found</span>`;
   const amount = Number(p.price.value);
@@ -444,7 +452,7 @@ function productsTable(products: Product[]): SafeHtml {
       (p) => html`<tr>
         <td data-label="Product"><div><div class="product-name">${fact(p.name)}</div><div class="product-url">${externalLink(p.url)}</div><div class="product-markup">Product markup: <span class="src">${String(p.markup ?? 'none')}</span></div></div></td>
         <td data-label="Price"><div>${price(p)}</div></td>
-        <td data-label="Availability"><div>${fact(p.availability, shortAvailability)}</div></td>
+        <td data-label="Availability"><div>${availabilityFact(p)}</div></td>
         <td data-label="Brand"><div>${fact(p.brand)}</div></td>
         <td data-label="Identifiers"><div>${identifiers(p)}</div></td>
       </tr>`,

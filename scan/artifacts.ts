@@ -92,6 +92,12 @@ export interface ProductIdentifier {
   source: 'markup' | 'labelled_text' | 'url';
 }
 
+/**
+ * What availability read from the page body rests on: stock wording in the text, or a guess an agent makes from a
+ * buy button or from a price shown with no stock warning (the page then says nothing about stock in words).
+ */
+export type AvailabilityBasis = 'text' | 'buy_button' | 'price';
+
 export interface ProductFacts {
   url: string;
   markup: 'json-ld' | 'microdata' | 'rdfa' | 'opengraph' | 'none'; // the richest Product markup found
@@ -105,6 +111,7 @@ export interface ProductFacts {
   currency: Fact<string> | null; // ISO 4217 when known, else the raw symbol
   availability: Fact<string> | null; // schema.org short name (InStock …) when recognised, else raw text
   availabilityRaw?: Fact<string>; // the markup's own value when it is no schema.org term or feed word ("NOT SOLD")
+  availabilityBasis?: AvailabilityBasis; // how availability read from the page body (source html) was found
   brand: Fact<string> | null;
   brandIsEntity: boolean; // brand given as Brand/Organization with a name (not a plain string)
   gtin: Fact<string> | null;

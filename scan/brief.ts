@@ -4,6 +4,7 @@
 // code fences or escaped link text, so it cannot add headings, links, HTML or instructions of its own.
 import type { ScanResult } from '../schemas/scan-result.js';
 import { LIVE_AGENT_TOKENS } from './robots.js';
+import { availabilityBasisPhrase, isGuessedAvailability } from './availability-basis.js';
 import { isHostName } from '../lib/hosts.js';
 
 type Product = ScanResult['products'][number];
@@ -246,6 +247,13 @@ const todo = (what: string) => `TODO: ${what}`;
 const AVAILABILITY = /^(InStock|OutOfStock|PreOrder|BackOrder|Discontinued|InStoreOnly|LimitedAvailability|OnlineOnly|SoldOut|PreSale|MadeToOrder|Reserved)$/;
 const GTIN_KEYS: Record<number, string> = { 8: 'gtin8', 12: 'gtin12', 13: 'gtin13', 14: 'gtin14' };
 
+/** What the page gave for stock, without claiming it says what an agent only guessed from a buy button or a price. */
+function seenAvailability(p: Product): string {
+  const value = JSON.stringify(oneLine(p.availability?.value ?? '', 40));
+  const basis = p.availability?.source === 'html' ? p.availability_basis : undefined;
+  return basis && isGuessedAvailability(basis) ? `${value} ${availabilityBasisPhrase(basis)}; the page states no stock` : `the page says ${value}`;
+}
+
 function productJsonLd(ctx: Ctx): string {
   const p = ctx.products[0];
   const url = safeHttpUrl(p?.url);
@@ -268,9 +276,10 @@ function productJsonLd(ctx: Ctx): string {
         ? currency
         : todo(`the ISO 4217 currency code, e.g. EUR${currency ? ` (the page shows ${JSON.stringify(oneLine(currency, 20))})` : ''}`),
     availability:
-      availability && AVAILABILITY.test(availability)
+      // A guess from a buy button or a price is not the store's stock: the merchant fills it from inventory.
+      availability && AVAILABILITY.test(availability) && !(p?.availability?.source === 'html' && isGuessedAvailability(p.availability_basis))
         ? `https://schema.org/${availability}`
-        : todo(`https://schema.org/InStock, OutOfStock, PreOrder or BackOrder${p?.availability ? ` (the page says ${JSON.stringify(oneLine(p.availability.value, 40))})` : ''}`),
+        : todo(`https://schema.org/InStock, OutOfStock, PreOrder or BackOrder${p?.availability ? ` (${seenAvailability(p)})` : ''}`),
   };
   if (!passes(ctx, 'trust_shipping_policy')) {
     offer.shippingDetails = {

@@ -156,6 +156,7 @@ function productSeen(p: ProductFacts): AuditResult['products'][number] {
     ...(p.priceExclTax ? { price_excl_tax: p.priceExclTax } : {}),
     currency: p.currency,
     availability: p.availability,
+    ...(p.availabilityBasis ? { availability_basis: p.availabilityBasis } : {}),
     brand: p.brand,
     gtin: p.gtin,
     mpn: p.mpn,

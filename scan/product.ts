@@ -1,7 +1,7 @@
 // What a shopping agent can learn about the product on a page, and from where: the richest Product entity
 // (JSON-LD, then microdata, then RDFa), then OpenGraph / meta tags, then the visible text, each fact with its source.
 // Reads PageFacts only (no DOM, no network); every regex is linear and runs on capped text.
-import type { Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } from './artifacts.js';
+import type { AvailabilityBasis, Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } from './artifacts.js';
 import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from './structured-data/index.js';
 import { currencySignals, elementPrice, findPrices, impliedCurrency, normaliseCurrency, parseStructuredPrice, sellingPrice, type SellingPrice } from './price.js';
 import { attributeCodes } from './attribute-codes.js';
@@ -138,6 +138,7 @@ interface Reading {
   price?: SellingPrice;
   currency?: string;
   availability?: string;
+  availabilityBasis?: AvailabilityBasis; // body readings only
   brand?: { value: string; isEntity: boolean };
   gtin?: string;
   mpn?: string;
@@ -333,6 +334,7 @@ function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): 
   const gtin = pick('gtin');
   const members = choice?.members ?? [];
   const availability = pick('availability');
+  const availabilityBasis = availability?.source === 'html' ? readings.find((r) => r.source === 'html')?.availabilityBasis : undefined;
   return {
     url: page.url,
     markup: choice ? choice.entity.source : ogProduct(page.meta) || metaPrice(page.meta) !== null ? 'opengraph' : 'none',
@@ -349,6 +351,7 @@ function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): 
     ...(availability && availability.source !== 'html' && normaliseAvailability(availability.value) === null
       ? { availabilityRaw: { value: availability.value.trim().slice(0, 100), source: availability.source } }
       : {}),
+    ...(availabilityBasis ? { availabilityBasis } : {}),
     brand: brand ? { value: brand.value.value, source: brand.source } : null,
     brandIsEntity: brand?.value.isEntity ?? false,
     gtin: fact(gtin),
@@ -460,8 +463,10 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
     const price = sellingPrice(window, signals) ?? elementPrice(page.priceTexts ?? [], signals, implied);
     if (price) r.price = price;
     // An agent takes a buy button, or a price with no stock warning near the title, as "can be bought now".
-    const stock = buyBoxAvailability(window, agreeingStatus) ?? (hasPurchaseControl(page) || r.price ? 'InStock' : null);
-    if (stock) r.availability = stock;
+    const stated = buyBoxAvailability(window, agreeingStatus);
+    const guess: AvailabilityBasis | null = hasPurchaseControl(page) ? 'buy_button' : r.price ? 'price' : null;
+    if (stated) [r.availability, r.availabilityBasis] = [stated, 'text'];
+    else if (guess) [r.availability, r.availabilityBasis] = ['InStock', guess];
   }
   const from = Math.max(anchor, 0);
   const title = name ?? page.h1;

@@ -2,6 +2,7 @@
 // the cap, one text bar per pillar, what failed or half-passed with its evidence, and the fixes by points.
 // Plain text only (no colours), so it reads the same in a CI log and in a terminal.
 import type { AuditResult } from '../schemas/scan-result.js';
+import { availabilityBasisPhrase } from './availability-basis.js';
 
 const BAR_WIDTH = 10;
 const CAP_TEXT: Record<string, string> = {
@@ -67,7 +68,8 @@ export function renderReport(r: AuditResult): string {
             p.price_excl_tax ? ` (${p.price_excl_tax.value} excl. tax)` : ''
           }${p.price.value === 0 ? ' (read as free)' : ''}`
         : 'no price';
-      out.push(`  ${clean(p.name?.value ?? '', 80)} · ${clean(price, 60)} · ${clean(p.availability?.value ?? 'no availability', 40)} (${p.markup})`);
+      const basis = p.availability?.source === 'html' && p.availability_basis ? `, ${availabilityBasisPhrase(p.availability_basis)}` : '';
+      out.push(`  ${clean(p.name?.value ?? '', 80)} · ${clean(price, 60)} · ${clean(p.availability?.value ?? 'no availability', 40)}${basis} (${p.markup})`);
     }
   }
   out.push('');

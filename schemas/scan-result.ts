@@ -106,6 +106,12 @@ export const ProductSeen = z
       .describe('Present when the page marks a price as excluding VAT or sales tax; equal to price when that is the only price shown.'),
     currency: fact(z.string()),
     availability: fact(z.string()),
+    availability_basis: z
+      .enum(['text', 'buy_button', 'price'])
+      .optional()
+      .describe(
+        'Present when availability was read from the page body (source html): text, the page states it in words; buy_button, assumed from a purchase control; price, assumed from a price shown with no stock warning. The last two are guesses: the page says nothing about stock.',
+      ),
     brand: fact(z.string()),
     gtin: fact(z.string()),
     mpn: fact(z.string()),

@@ -220,6 +220,20 @@ test('a valid GTIN is kept under its length key; odd currency and availability b
   assert.match(ld.offers.availability, /^TODO: .*\(the page says "ships soon"\)$/);
 });
 
+test('in stock guessed from a buy button becomes a TODO that says it was guessed, not what the page says', () => {
+  const brief = (basis: 'buy_button' | 'text') =>
+    JSON.parse(
+      blockAfter(
+        renderBrief(richScan({ products: [product({ availability: { value: 'InStock', source: 'html' }, availability_basis: basis })] }), { baseUrl: BASE }),
+        '### Product JSON-LD',
+      )
+        .replace(/^<script[^>]*>\n/, '')
+        .replace(/\n<\/script>$/, ''),
+    );
+  assert.match(brief('buy_button').offers.availability, /^TODO: .*\("InStock" guessed from a buy button; the page states no stock\)$/);
+  assert.equal(brief('text').offers.availability, 'https://schema.org/InStock');
+});
+
 test('without any product page every Product value is a TODO and the map says so', () => {
   const md = renderBrief(richScan({ products: [] }), { baseUrl: BASE });
   assert.match(md, /No product page was found, so every value is a `TODO:`/);

@@ -77,6 +77,22 @@ describe('check registry', () => {
     }
   });
 
+  it('gives every check a fix a merchant can act on: one plain sentence, an effort, steps for a custom site', () => {
+    // Protocol names belong under "For your developer" (`how`), not in the sentence a merchant reads first.
+    const jargon = /`|\bRFC\b|HSTS|JSON-LD|JWK|schema\.org|\bMCP\b|\bUCP\b|\bACP\b|Content-Signal|X-Robots-Tag/;
+    for (const c of CHECKS) {
+      assert.ok(c.fix, `${c.id} has a fix`);
+      const { plain, effort, steps, snippet } = c.fix;
+      assert.match(plain, /^[A-Z][^\n]*\.$/, `${c.id}: the plain sentence starts with a capital and ends with a full stop`);
+      assert.ok(!/[.!?] [A-Z]/.test(plain), `${c.id}: the plain text is one sentence: ${plain}`);
+      assert.doesNotMatch(plain, jargon, `${c.id}: no protocol names in the plain sentence`);
+      assert.ok(['a few minutes', 'about an hour', 'a day or more'].includes(effort), `${c.id} effort`);
+      assert.ok(steps?.custom?.trim(), `${c.id}: steps for a custom site`);
+      for (const [platform, text] of Object.entries(steps ?? {})) assert.ok(text && text.trim().length > 20, `${c.id}.${platform} step`);
+      if (snippet !== undefined) assert.ok(snippet.trim().length > 0, `${c.id} snippet`);
+    }
+  });
+
   it('marks exactly the three hard blocks', () => {
     const blocks = CHECKS.filter((c) => c.hardBlock).map((c) => [c.id, c.hardBlock]);
     assert.deepEqual(blocks, [

@@ -20,6 +20,17 @@ export default defineCheck({
   failureTitle: 'Declare your AI usage policy',
   why: 'A declared policy (Content Signals, Content-Usage or named AI groups) tells agents they may quote and act on your pages, instead of leaving them to guess from the `*` group.',
   how: 'Add a `Content-Signal:` line to the `User-agent: *` group (and to each named AI group) stating `search=yes, ai-input=yes` and your choice for `ai-train` (or the IETF form `Content-Usage: search=y, train-ai=n`), or send the same as a `Content-Signal` / `Content-Usage` response header, or give the main AI agents explicit groups, so agents know they may quote and act on your pages.',
+  fix: {
+    plain: 'Say plainly that AI assistants may read and quote your pages, so they do not have to guess whether you allow it.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'In Online Store → Themes → Edit code, add the line below to the robots.txt.liquid template (create it if it is missing), in the group for all agents.',
+      woocommerce: 'Add the line below under "User-agent: *" with your SEO plugin’s robots.txt editor, or in the robots.txt file at the root of the site.',
+      bigcommerce: 'In Settings → Website → Search engine robots, add the line below under "User-agent: *".',
+      custom: 'Add the line below under "User-agent: *" in robots.txt; choose yes or no for ai-train as you prefer.',
+    },
+    snippet: 'Content-Signal: search=yes, ai-input=yes, ai-train=no',
+  },
   run(a) {
     const named = a.robots.present ? a.robots.groups.filter((g) => AI.has(g)) : [];
     const groups = named.length > 0 ? `; AI groups: ${named.join(', ')}` : '';

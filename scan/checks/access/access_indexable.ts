@@ -28,6 +28,16 @@ export default defineCheck({
   failureTitle: 'Remove noindex from product pages',
   why: 'ChatGPT search, Google AI Mode and Perplexity answer from their indexes; a page marked noindex never gets there.',
   how: 'Delete `noindex`/`none` from the robots meta tag and from any `X-Robots-Tag` header on product and category pages; search-based agents (ChatGPT search, Google AI Mode, Perplexity) only use indexed pages. If you want to opt out of training, use `noai` or robots.txt rules for training crawlers instead.',
+  fix: {
+    plain: 'Let search-based assistants list your product pages, because pages marked "do not index" never appear in their answers.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'Look for a "noindex" setting on products in your SEO app and in your theme’s product template, and remove it.',
+      woocommerce: 'In Settings → Reading, untick "Discourage search engines from indexing this site", then check your SEO plugin’s "noindex" settings for products.',
+      bigcommerce: 'Look for a "noindex" robots tag in your theme’s product template and in any SEO app, and remove it from product pages.',
+      custom: 'Remove "noindex" (and "none") from the robots meta tag and from any X-Robots-Tag header on product and category pages.',
+    },
+  },
   run(a) {
     const pdps = sampledPdps(a).flatMap((p) => (p.page ? [p.page] : []));
     const home = a.homePage;

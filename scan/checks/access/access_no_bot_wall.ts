@@ -25,6 +25,16 @@ export default defineCheck({
   failureTitle: 'Let AI agents past your bot protection',
   why: 'Shopping agents announce themselves in the user-agent; a firewall that blocks or challenges them while serving browsers makes the store invisible to agents even when robots.txt allows them.',
   how: 'Your firewall answered an agent user-agent with a block or challenge while browsers get the store. In Cloudflare, allow verified bots and signed agents (AI Crawl Control / WAF skip rule on the verified-bot or ChatGPT agent detection), or create a skip rule for the live agents\' user-agents on catalogue paths; in Akamai, HUMAN, DataDome or Imperva allow their AI-bot categories. Keep protection on checkout and login, not on product pages.',
+  fix: {
+    plain: 'Let AI shopping assistants past your firewall on product pages, because today they get a block or a challenge that browsers do not get.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'Shopify itself lets the known assistants in: check any bot-blocking app you installed and any CDN or proxy you put in front of the store, and allow AI agents there.',
+      woocommerce: 'Check your security plugin and your host’s firewall: allow verified bots and AI agents on catalogue pages, and keep the protection on login and checkout.',
+      bigcommerce: 'Check any bot-protection app and any CDN or proxy you put in front of the store, and allow verified bots and AI agents on catalogue pages.',
+      custom: 'In your CDN or firewall (Cloudflare, Akamai, DataDome, HUMAN, Imperva), allow verified bots and the AI-agent category on catalogue pages; keep challenges on checkout and login only.',
+    },
+  },
   hardBlock: 'H2',
   run(a) {
     const neutral = responseOf(a.home);

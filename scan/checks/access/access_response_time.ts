@@ -26,6 +26,16 @@ export default defineCheck({
   failureTitle: 'Serve pages faster to agents',
   why: 'Agent fetchers give up after a few seconds per page; a slow homepage or product page is dropped from the answer.',
   how: 'Agents give up after a few seconds. Cache product and home pages at the CDN, trim server-side work before the first byte, and keep the HTML lean; aim for the whole homepage in under 1.5 s from a cold request.',
+  fix: {
+    plain: 'Make your home and product pages open faster, because assistants give up on a page that takes more than a few seconds.',
+    effort: 'a day or more',
+    steps: {
+      shopify: 'Remove apps you no longer use (many add code to every page), compress large images, and consider a lighter theme; Shopify serves the pages from its own fast network.',
+      woocommerce: 'Turn on page caching (your host’s or a caching plugin), serve the site through a CDN, and remove plugins you do not need.',
+      bigcommerce: 'Remove apps and scripts you no longer use, and compress large images; BigCommerce serves the pages from its own fast network.',
+      custom: 'Cache home and product pages at your CDN, cut the server’s work before the first byte, and keep the HTML lean; aim for under 1.5 seconds.',
+    },
+  },
   run(a) {
     const home = timing(a.home);
     const pdps = a.pdps.map((p) => timing(p.resource));

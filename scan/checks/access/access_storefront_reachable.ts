@@ -33,6 +33,16 @@ export default defineCheck({
   failureTitle: 'Open the storefront to anonymous automated visitors',
   why: 'Every agent starts with a plain HTTP request to your store; a login wall, password page or bot challenge on the homepage means no agent can see anything else.',
   how: 'Make the homepage answer 200 with HTML to a plain HTTP client: turn off the store password/maintenance page, remove login walls from catalogue pages, and make sure your CDN does not challenge every non-browser request. Keep redirects short (http→https→canonical host, at most two hops) and on your own domain.',
+  fix: {
+    plain: 'Make your home page open for any visitor, automated ones included, because an agent that meets a password page or a login wall sees nothing of your store.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'Once the store is open, turn off password protection in Online Store → Preferences, and check that no app puts a login or age wall in front of the whole store.',
+      woocommerce: 'Take the site out of "coming soon" or maintenance mode (in WooCommerce settings or your maintenance plugin), and check that no membership plugin hides the catalogue from visitors who are not signed in.',
+      bigcommerce: 'Make sure the store is live, not in maintenance mode, in your store settings, and that no app puts a login wall in front of the catalogue.',
+      custom: 'Make the home page answer with the page itself (status 200) to a plain request: no login wall, no challenge for every non-browser visitor, and at most two redirects, all on your own domain.',
+    },
+  },
   hardBlock: 'H3',
   run(a) {
     const res = responseOf(a.home);

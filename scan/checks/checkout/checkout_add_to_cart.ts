@@ -42,6 +42,17 @@ export default defineCheck({
   failureTitle: 'Put a real add-to-cart form in the page',
   why: 'An agent (or the browser it hands off to) can only add an item to a cart if the page carries a form or link that does it without running your scripts.',
   how: 'Render a standard `<form method="post" action="/cart/add">` with the variant id and quantity inputs and a labelled "Add to cart" button in the server HTML, so an agent (or the browser it hands off to) can add the item without running your scripts.',
+  fix: {
+    plain: 'Put an ordinary "Add to cart" button in your product pages that works without scripts, so an agent or the browser it hands over to can use it.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'Standard themes already have the product form; if an app or custom section replaced it with a script-only button, restore the theme’s product form.',
+      woocommerce: 'Standard themes already have the form; if a page builder replaced it with a script-only button, restore the standard add-to-cart form.',
+      bigcommerce: 'Standard themes already have the form; if an app replaced it with a script-only button, restore the theme’s product form.',
+      custom: 'Render a form in the page’s HTML that adds the product to the cart, as below.',
+    },
+    snippet: '<form method="post" action="/cart/add">\n  <input type="hidden" name="id" value="VARIANT_ID">\n  <input type="number" name="quantity" value="1" min="1">\n  <button type="submit">Add to cart</button>\n</form>',
+  },
   run(a) {
     const pdps = sampledPdps(a).filter((p) => p.page);
     if (pdps.length === 0) return { status: 'fail', evidence: noPdpEvidence(a) };

@@ -19,6 +19,16 @@ export default defineCheck({
   failureTitle: 'Allow and announce guest checkout',
   why: 'An agent hands the shopper a cart; an account wall at checkout is where agent-assisted purchases are abandoned.',
   how: 'Let buyers check out without creating an account and say so on product or cart pages ("Checkout as guest"); account walls stop agent-assisted purchases.',
+  fix: {
+    plain: 'Let shoppers buy without creating an account, and say so, because an account wall is where purchases started by an assistant are abandoned.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'In your customer account settings, make accounts optional (not required) at checkout.',
+      woocommerce: 'In WooCommerce → Settings → Accounts & Privacy, allow customers to place orders without an account.',
+      bigcommerce: 'In your checkout settings, turn on guest checkout.',
+      custom: 'Offer checkout without an account, and say "Checkout as guest" on the cart page.',
+    },
+  },
   run(a) {
     const text = siteText(a);
     const guest = findPhrase(text, GUEST);

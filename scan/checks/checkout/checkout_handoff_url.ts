@@ -24,6 +24,16 @@ export default defineCheck({
   failureTitle: 'Give agents a cart link they can hand to the shopper',
   why: 'Agents that cannot pay themselves build a basket and hand it to the shopper; that needs a cart URL they can construct or a protocol that returns one.',
   how: 'Support a deterministic cart URL (Shopify `/cart/{variant_id}:{qty}`, WooCommerce `?add-to-cart={id}`) or, better, a UCP/ACP checkout or MCP cart tool that returns a checkout URL, so the agent can pass a ready basket to the buyer.',
+  fix: {
+    plain: 'Give agents a way to build a ready cart and hand it to the shopper, so the shopper only has to pay.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'Nothing to install: Shopify cart links (/cart/VARIANT_ID:QUANTITY) work on every store; keep them reachable.',
+      woocommerce: 'Add-to-cart links (/?add-to-cart=PRODUCT_ID) work out of the box; make sure no plugin or firewall blocks them.',
+      bigcommerce: 'Add-to-cart links (/cart.php?action=add&product_id=PRODUCT_ID) work on most stores; make sure nothing blocks them.',
+      custom: 'Support a cart link that adds a product by its id and quantity, or a checkout service that returns a checkout link; the detail is below.',
+    },
+  },
   run(a) {
     const ucp = readUcp(a);
     const ucpCaps = (ucp?.capabilities ?? []).filter((c) => c === 'dev.ucp.shopping.cart' || c === 'dev.ucp.shopping.checkout');

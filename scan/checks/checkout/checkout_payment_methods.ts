@@ -31,6 +31,16 @@ export default defineCheck({
   failureTitle: 'Show accepted payment methods',
   why: 'Agents prefer stores whose payment options match what the shopper has; methods they cannot see are methods they cannot match.',
   how: 'List wallets and cards (Shop Pay, Apple Pay, Google Pay, PayPal, Klarna, cards) on product pages or in the footer, and declare `acceptedPaymentMethod` or UCP payment handlers; agents prefer stores whose payment options match the buyer\'s.',
+  fix: {
+    plain: 'Show which payment methods you accept (cards, wallets, pay later), so assistants can match them to what the shopper has.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'Turn on the payment icons in your theme’s footer settings (most themes offer this); they follow the methods you enabled.',
+      woocommerce: 'Show the payment icons in the footer or on product pages (many themes and payment plugins offer this).',
+      bigcommerce: 'Show the payment icons in the footer (many themes offer this in the theme settings).',
+      custom: 'List the methods as text or labelled icons in the footer or on product pages, and add them to your product data.',
+    },
+  },
   run(a) {
     const handlers = readUcp(a)?.paymentHandlers ?? [];
     if (handlers.length > 0) return { status: 'pass', evidence: `UCP payment handlers: ${handlers.slice(0, 5).join(', ')}.` };

@@ -23,6 +23,17 @@ export default defineCheck({
   failureTitle: 'Add canonical links to product pages',
   why: 'A self-referencing canonical tells agents which URL to cite and deduplicates filtered or tracking variants of the same product.',
   how: 'Emit `<link rel="canonical" href="https://your-store/products/slug">` on each product page, absolute and self-referencing, so agents cite one URL per product instead of filtered or tracking variants.',
+  fix: {
+    plain: 'Tell agents which address is the real one for each product, so they quote one link instead of filtered or tracking copies.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'Most themes already have it; if yours does not, add the line below inside <head> of theme.liquid with {{ canonical_url }} as the address.',
+      woocommerce: 'WordPress and SEO plugins add it for you; check that no plugin removes it or points it to another page.',
+      bigcommerce: 'Most themes already have it; on an older or custom theme, add the line below to the page head in the theme.',
+      custom: 'Add the line below to the head of each product page, with that product’s own full address.',
+    },
+    snippet: '<link rel="canonical" href="https://your-store.example/products/your-product">',
+  },
   run(a) {
     return aggregatePdps(
       a,

@@ -64,6 +64,17 @@ export default defineCheck({
   failureTitle: 'Advertise agent resources in HTTP Link headers',
   why: 'A Link header points agents at your API catalog, llms.txt or Markdown version before they parse any HTML (RFC 8288, RFC 9727).',
   how: 'Add a `Link` response header to HTML pages pointing at your machine-readable resources, e.g. `</llms.txt>; rel="describedby"; type="text/plain"`, `</.well-known/api-catalog>; rel="api-catalog"` and a markdown alternate; agents read headers before parsing HTML.',
+  fix: {
+    plain: 'Point agents to your machine-readable files (your store guide for AI assistants, your list of services) in the first answer of every page, before they read it.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'A theme cannot add response headers: this needs a rule at a CDN or proxy in front of the store, set up by a developer.',
+      woocommerce: 'Add the header in your web server or CDN configuration, or with a plugin that sets response headers.',
+      bigcommerce: 'A theme cannot add response headers: this needs a rule at a CDN or proxy in front of the store, set up by a developer.',
+      custom: 'Send the header below with your HTML pages (web server, CDN or application), listing the files you publish.',
+    },
+    snippet: 'Link: </llms.txt>; rel="describedby"; type="text/plain", </.well-known/api-catalog>; rel="api-catalog"',
+  },
   run(a) {
     const res = responseOf(a.home);
     if (!res) return { status: 'fail', evidence: `Homepage ${describe(a.home)}.` };

@@ -15,6 +15,16 @@ export default defineCheck({
   failureTitle: 'List product pages where agents can find them',
   why: 'Agents do not run your scripts; product pages that are only reachable through client-side navigation or search never get read.',
   how: 'Put every product detail URL in a product sitemap (e.g. `sitemap_products_1.xml`) and link products from the homepage or collection pages with plain `<a href>` links rendered in the HTML, not only through JavaScript.',
+  fix: {
+    plain: 'Make every product reachable through ordinary links and your sitemap, because agents do not run the scripts that build your menus or search results.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'Shopify lists products in its sitemap for you; also link collections and products from the home page and menus, not only through a script-driven search or carousel.',
+      woocommerce: 'Make sure your sitemap (WordPress’s or your SEO plugin’s) includes products, and link categories and products from menus and the shop page.',
+      bigcommerce: 'BigCommerce lists products in its sitemap for you; also link categories and products from the home page and menus.',
+      custom: 'List every product address in a product sitemap, and render links to products as plain links in the page’s HTML, not only through JavaScript.',
+    },
+  },
   run(a) {
     const fromSitemap = a.productUrlsFromSitemap.length;
     const fromHome = a.productUrlsFromHome.length;

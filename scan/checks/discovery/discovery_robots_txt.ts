@@ -22,6 +22,17 @@ export default defineCheck({
   failureTitle: 'Publish a valid robots.txt',
   why: 'robots.txt is the first file every crawler and agent reads; it tells them what they may fetch and where your sitemap is.',
   how: 'Serve `/robots.txt` with 200 and `Content-Type: text/plain`, UTF-8, under 500 KiB, with at least one `User-agent:` group, `Allow` and `Disallow` lines, and a `Sitemap:` line. A 5xx on robots.txt makes compliant crawlers treat the whole site as disallowed.',
+  fix: {
+    plain: 'Publish a working robots.txt, the first file every crawler and assistant reads to learn what it may fetch and where your product list is.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'Shopify publishes robots.txt for you; if you edited the robots.txt.liquid template, check that it still answers and keeps the Sitemap line.',
+      woocommerce: 'Create or edit robots.txt with your SEO plugin, or upload the file to the root of the site, and keep the Sitemap line.',
+      bigcommerce: 'BigCommerce publishes robots.txt for you; check its rules in Settings → Website → Search engine robots and keep the Sitemap line.',
+      custom: 'Serve /robots.txt as plain text, starting from the lines below.',
+    },
+    snippet: 'User-agent: *\nDisallow: /cart\nDisallow: /checkout\nAllow: /\n\nSitemap: https://your-store.example/sitemap.xml',
+  },
   run(a) {
     const res = responseOf(a.robotsTxt);
     if (!res || !is2xx(res.status)) {

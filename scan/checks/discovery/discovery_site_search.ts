@@ -36,6 +36,17 @@ export default defineCheck({
   failureTitle: 'Declare your site search',
   why: 'A declared search URL template lets an agent query your catalogue directly instead of guessing product URLs.',
   how: 'Add `WebSite` JSON-LD on the homepage with a `potentialAction` of type `SearchAction` whose `target` is `https://your-store/search?q={search_term_string}` and `query-input` `required name=search_term_string`, so an agent can search your catalogue by URL.',
+  fix: {
+    plain: 'Tell agents how to search your store, so they can look up a product directly instead of guessing addresses.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'Add the block below to the home page in theme.liquid (Online Store → Themes → Edit code), with /search?q= as the search address; some themes and SEO apps include it already.',
+      woocommerce: 'Yoast and Rank Math add it to the home page for you; without them, add the block below to the home page template, with /?s= as the search address.',
+      bigcommerce: 'Add the block below to the home page template of your theme, with your store’s search page address.',
+      custom: 'Add the block below to the home page, with your own search address.',
+    },
+    snippet: '<script type="application/ld+json">\n{"@context": "https://schema.org", "@type": "WebSite", "url": "https://your-store.example/",\n "potentialAction": {"@type": "SearchAction",\n  "target": "https://your-store.example/search?q={search_term_string}",\n  "query-input": "required name=search_term_string"}}\n</script>',
+  },
   run(a) {
     const page = a.homePage;
     if (!page) return { status: 'fail', evidence: 'Homepage could not be read.' };

@@ -17,6 +17,16 @@ export default defineCheck({
   failureTitle: 'Complete name, image and description',
   why: 'An agent needs a name to match the shopper\'s request, an image to show, and a description to compare products.',
   how: 'Give each Product a `name` matching the page title, at least one absolute `image` URL (several angles help), and a factual `description` of 50+ characters naming material, dimensions and use.',
+  fix: {
+    plain: 'Give every product a clear name, a photo and a factual description in the machine-readable product data, so agents can match, show and compare it.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'Fill in the title, images and a description of at least a few sentences for each product; an up-to-date theme puts them in the product data for you.',
+      woocommerce: 'Fill in the name, product image and description for each product; WooCommerce puts them in the product data for you.',
+      bigcommerce: 'Fill in the name, images and description for each product; Cornerstone-based themes put them in the product data for you.',
+      custom: 'Add name, image (full address) and description to the product data of your product template, from the same fields as the visible page.',
+    },
+  },
   run(a) {
     return aggregatePdps(a, ({ product }) => {
       const name = product?.name && product.name.source !== 'html' && product.name.value.trim() !== '' ? product.name.value.trim() : null;

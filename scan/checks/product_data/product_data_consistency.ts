@@ -29,6 +29,16 @@ export default defineCheck({
   failureTitle: 'Keep structured data equal to the page',
   why: 'Agents quote your markup; when it disagrees with the page they quote wrong prices or stock, and Google drops such pages from merchant listings.',
   how: 'Generate JSON-LD, OG tags and visible text from the same source so price, currency and stock agree everywhere, including during sales; mismatches make agents quote wrong prices and get pages dropped from merchant listings.',
+  fix: {
+    plain: 'Make the price and stock in your machine-readable data match what the page shows, so agents do not quote a wrong price or stock.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'Remove duplicate product data added by a second app or an old theme snippet, and check that sale prices show the same everywhere.',
+      woocommerce: 'Make sure only one plugin outputs product data (theme, WooCommerce or SEO plugin, not several), and clear the cache after price changes.',
+      bigcommerce: 'Remove duplicate product data added by an app or a custom snippet, and check that sale prices show the same everywhere.',
+      custom: 'Fill the product data, the share tags and the visible text from the same source, including during sales and after stock changes.',
+    },
+  },
   run(a) {
     return aggregatePdps(a, ({ page, product }) => {
       const price = product?.price;

@@ -23,6 +23,17 @@ export default defineCheck({
   failureTitle: 'Add GTIN or MPN + brand',
   why: 'Shopping graphs and agents match the same product across stores by GTIN or MPN + brand; without them your offer may not be compared or chosen.',
   how: 'Publish the barcode as `gtin13` (EAN), `gtin12` (UPC) or `gtin` with a valid check digit; if the product has no GTIN, publish `mpn` together with `brand`. Keep `sku` as well. Agents and shopping graphs match products across stores by these identifiers.',
+  fix: {
+    plain: 'Publish each product’s barcode (or the maker’s part number with the brand), so shopping assistants can recognise the same product across stores.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'Fill in the Barcode field of each variant; a developer or a structured data app then adds it to the product data, as not every theme does.',
+      woocommerce: 'Fill in the GTIN/EAN/UPC field of each product (recent WooCommerce versions have one, older ones need a plugin) and let your SEO plugin or theme publish it.',
+      bigcommerce: 'Fill in the GTIN and MPN fields of each product and variant; a developer adds them to the product data if your theme does not.',
+      custom: 'Add gtin13 (EAN) or gtin12 (UPC) with a valid check digit to your product data; without a barcode, add mpn together with brand.',
+    },
+    snippet: '"gtin13": "4006381333931", "mpn": "ABC-123", "brand": {"@type": "Brand", "name": "Your brand"}',
+  },
   run(a) {
     return aggregatePdps(a, ({ product }) => {
       if (!product) return { status: 'fail', evidence: 'no identifiers' };

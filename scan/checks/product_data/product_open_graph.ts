@@ -18,6 +18,17 @@ export default defineCheck({
   failureTitle: 'Add OpenGraph product tags',
   why: 'Link previews and many agent fetchers read OpenGraph tags in the <head> first; a product type with price and image gives them the essentials cheaply.',
   how: 'In the `<head>` of product pages set `og:type` to `product`, `og:title`, `og:image`, `og:url`, `product:price:amount`, `product:price:currency` and `product:availability`; many fetchers read these before JSON-LD.',
+  fix: {
+    plain: 'Add the small set of share tags (title, image, price) that link previews and many assistants read first from every product page.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'Most themes add them for you; if yours does not, a developer adds the tags below to the head of theme.liquid for product pages.',
+      woocommerce: 'Yoast and Rank Math add them; the price tags may need their WooCommerce add-on or a few lines from a developer.',
+      bigcommerce: 'Most themes add them for you; on an older or custom theme, add the tags below to the page head of the product template.',
+      custom: 'Add the tags below to the head of each product page, with that product’s values.',
+    },
+    snippet: '<meta property="og:type" content="product">\n<meta property="og:title" content="Your product">\n<meta property="og:image" content="https://your-store.example/images/your-product.jpg">\n<meta property="og:url" content="https://your-store.example/products/your-product">\n<meta property="product:price:amount" content="189.00">\n<meta property="product:price:currency" content="EUR">\n<meta property="product:availability" content="in stock">',
+  },
   run(a) {
     return aggregatePdps(
       a,

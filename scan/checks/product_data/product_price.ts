@@ -22,6 +22,17 @@ export default defineCheck({
   failureTitle: 'Publish price and currency in the Offer',
   why: 'Agents compare and quote prices; a price they cannot parse, or without a currency, is a price they cannot use.',
   how: 'Add `"offers": {"@type": "Offer", "price": "189.00", "priceCurrency": "EUR", "url": …}` with a plain decimal price (dot separator, no currency symbol) greater than zero and an ISO 4217 currency; for ranges use `AggregateOffer` with `lowPrice`/`highPrice`.',
+  fix: {
+    plain: 'Put each product’s price and its currency in the machine-readable product data, so agents can quote and compare it.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'An up-to-date theme includes the price for you; if yours does not, a developer adds the offer to the product template, or use a product structured data app.',
+      woocommerce: 'WooCommerce includes the price for you; check that no plugin or theme removes the product data and that the currency is set in WooCommerce settings.',
+      bigcommerce: 'Cornerstone-based themes include the price; on an older or custom theme, a developer adds the offer to the product template.',
+      custom: 'Add an offer with a plain number price (dot as decimal separator, no currency sign) and a three-letter currency code to your product data, as below.',
+    },
+    snippet: '"offers": {"@type": "Offer", "price": "189.00", "priceCurrency": "EUR", "url": "https://your-store.example/products/your-product"}',
+  },
   run(a) {
     return aggregatePdps(a, ({ product }) => {
       const price = fromMarkup(product?.price);

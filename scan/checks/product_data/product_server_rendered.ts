@@ -17,6 +17,16 @@ export default defineCheck({
   failureTitle: 'Render product details in the HTML',
   why: 'Agents fetch pages without running JavaScript; what is not in the initial HTML does not exist for them.',
   how: 'Agents fetch pages without running JavaScript: server-render (SSR/SSG) the product title, price, availability and description into the initial HTML instead of filling an empty app shell from an API after load.',
+  fix: {
+    plain: 'Make the product’s name, price and stock part of the page as it arrives, because agents do not run the scripts that fill it in later.',
+    effort: 'a day or more',
+    steps: {
+      shopify: 'Standard Shopify themes already do this; if a headless front end or an app fills the product in by script, a developer needs to render it on the server.',
+      woocommerce: 'Standard WooCommerce themes already do this; if a page builder or plugin loads the product by script, switch that part back to the standard product template.',
+      bigcommerce: 'Standard themes already do this; if a headless front end fills the product in by script, a developer needs to render it on the server.',
+      custom: 'Render title, price, stock and description into the HTML on the server (server-side rendering or static generation) instead of loading them after the page opens.',
+    },
+  },
   run(a) {
     return aggregatePdps(a, ({ page, product }) => {
       if (!page) return { status: 'fail', evidence: 'page not parsed' };

@@ -16,6 +16,16 @@ export default defineCheck({
   failureTitle: 'Publish an API catalog',
   why: 'An API catalog is the standard place where an agent discovers your storefront, UCP and MCP APIs and their descriptions.',
   how: 'Serve `/.well-known/api-catalog` as `application/linkset+json` listing your public APIs (storefront/UCP REST, MCP) with `service-desc` links to their OpenAPI/OpenRPC documents, and advertise it with `Link: …; rel="api-catalog"`.',
+  fix: {
+    plain: 'Publish one list of the services your store offers to machines, so an assistant finds them all in one place.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'This needs a developer able to serve a file at your domain’s well-known addresses, through a proxy or an app.',
+      woocommerce: 'Upload the file to the root of the site, served as shown in the detail below.',
+      bigcommerce: 'This needs a developer able to serve a file at your domain’s well-known addresses.',
+      custom: 'Serve the catalogue file listing your services; the detail is below.',
+    },
+  },
   run(a) {
     const res = responseOf(a.apiCatalog);
     const doc = jsonOf(a.apiCatalog, a.apiCatalogJson);

@@ -116,6 +116,16 @@ export default defineCheck({
   failureTitle: 'Publish a UCP profile (or ACP discovery)',
   why: 'UCP and ACP profiles tell agents how to build a cart and check out on your store through an API, instead of clicking through pages.',
   how: ucpHow(null),
+  fix: {
+    plain: 'Publish a profile that tells AI assistants how to build a cart and check out on your store directly, instead of clicking through pages.',
+    effort: 'a day or more',
+    steps: {
+      shopify: 'Shopify publishes this profile for you; if the scan does not find it, check that no proxy or CDN in front of the store blocks it.',
+      woocommerce: 'This needs a plugin that adds agentic checkout, or a developer.',
+      bigcommerce: 'This needs an app that adds agentic checkout, or a developer.',
+      custom: 'A developer publishes the profile and the checkout service it points to; the detail is below.',
+    },
+  },
   run(a) {
     const ucp = judgeUcp(a);
     const acp = judgeAcp(a);

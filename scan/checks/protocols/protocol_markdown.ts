@@ -21,6 +21,16 @@ export default defineCheck({
   failureTitle: 'Answer Accept: text/markdown',
   why: 'Markdown is compact and unambiguous for language models; serving it on request saves agents from parsing your HTML. We ask the first sampled product page, or the homepage when the scan found no product page.',
   how: 'When a request asks for `text/markdown`, return a Markdown rendering of the page with `Content-Type: text/markdown` and `Vary: Accept` (an edge rule or CDN feature can do this), and link it as `rel="alternate" type="text/markdown"`.',
+  fix: {
+    plain: 'Offer a plain-text version of your pages to assistants that ask for it, which they read faster and more accurately than your page design.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'This needs a rule at a CDN or proxy in front of the store, or an app that offers it; set up by a developer.',
+      woocommerce: 'Use a plugin that serves Markdown versions of pages, or a rule at your CDN.',
+      bigcommerce: 'This needs a rule at a CDN or proxy in front of the store; set up by a developer.',
+      custom: 'Answer requests that ask for text/markdown with a Markdown version of the page (many CDNs can do this with an edge rule).',
+    },
+  },
   run(a) {
     const pdp = sampledPdps(a)[0];
     // docs/checks.md §2 R13: PDP #1, or the homepage when no product page was found.

@@ -30,6 +30,16 @@ export default defineCheck({
   failureTitle: 'Expose a storefront MCP server',
   why: 'An MCP server lets an agent search the catalogue and build a cart through tools instead of scraping pages.',
   how: 'Offer an MCP endpoint (Streamable HTTP, JSON-RPC) with catalogue and cart tools such as `search_catalog`, `get_product`, `create_cart`, `create_checkout`, and declare it in your UCP profile\'s MCP binding and in an MCP server card. Serve the current MCP revision, 2026-07-28 (it answers `server/discover`), beside 2025-11-25 for older clients: the official SDK serves both from one server. Shopify stores already have `/api/mcp`; keep it reachable through your CDN.',
+  fix: {
+    plain: 'Offer AI assistants a direct connection to search your catalogue and fill a cart, instead of reading your pages.',
+    effort: 'a day or more',
+    steps: {
+      shopify: 'Shopify stores have this connection built in; make sure no proxy or CDN in front of the store blocks it.',
+      woocommerce: 'This needs a plugin that adds the connection, or a developer.',
+      bigcommerce: 'This needs an app that adds the connection, or a developer.',
+      custom: 'A developer builds the connection with search, product and cart tools; the detail is below.',
+    },
+  },
   run(a) {
     const mcp = a.mcp;
     if (!mcp) {

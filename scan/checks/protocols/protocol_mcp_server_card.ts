@@ -36,6 +36,16 @@ export default defineCheck({
   failureTitle: 'Publish an MCP server card',
   why: 'A server card, found through your AI Catalog or at a well-known path, tells agents that you run an MCP server, what it is called and where it lives.',
   how: 'Serve an AI Catalog at `/.well-known/ai-catalog.json` (`{"specVersion": "1.0", "entries": [{"identifier": "urn:air:<your-domain>:mcp:store", "type": "application/mcp-server-card+json", "url": "https://…/mcp/server-card"}]}`) pointing at your server card: JSON with `name`, `version`, `description` and the endpoint (`remotes: [{"type": "streamable-http", "url": "https://…/mcp"}]`). Older clients also read the card at `/.well-known/mcp/server-card.json`.',
+  fix: {
+    plain: 'Publish a short card that tells AI assistants your store offers a direct connection, what it is called and where it is.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'This needs a developer (or an app) able to serve files at your domain’s well-known addresses.',
+      woocommerce: 'Upload the two files to the root of the site, or use the plugin that provides your connection if it publishes them.',
+      bigcommerce: 'This needs a developer (or an app) able to serve files at your domain’s well-known addresses.',
+      custom: 'Serve the catalogue file and the card it points to; the detail is below.',
+    },
+  },
   run(a) {
     const outcomes: CheckOutcome[] = [];
     const cc = a.catalogCard;

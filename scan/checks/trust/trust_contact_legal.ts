@@ -25,6 +25,16 @@ export default defineCheck({
   failureTitle: 'Link contact, terms and privacy pages',
   why: 'A reachable merchant with published terms is one an agent can recommend with confidence; missing contact or legal pages look like a risky shop.',
   how: 'Put a contact page (or `mailto:`/`tel:` links), terms of sale and privacy policy in the site footer as plain links; agents check these before recommending an unknown merchant.',
+  fix: {
+    plain: 'Link a contact page, your terms of sale and your privacy policy from the footer, so agents see a merchant they can reach and trust.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'Fill in Settings → Policies and create a contact page, then add all three to the footer menu in Content → Menus (or Online Store → Navigation).',
+      woocommerce: 'Publish the pages (WordPress can draft a privacy policy in Settings → Privacy) and add them to the footer menu.',
+      bigcommerce: 'Publish the pages under Storefront → Web pages and show them in the footer.',
+      custom: 'Add plain links to the contact page (or an e-mail or phone link), terms of sale and privacy policy in the footer of every page.',
+    },
+  },
   run(a) {
     const links = sitePages(a).flatMap((p) => p.links);
     const contact = links.find((l) => /^(mailto|tel):/i.test(l.href.trim())) ?? links.find((l) => matches(l, CONTACT_WORDS));

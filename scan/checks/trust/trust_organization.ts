@@ -18,6 +18,17 @@ export default defineCheck({
   failureTitle: 'Describe your business with Organization markup',
   why: 'Before recommending an unfamiliar store an agent checks who runs it; Organization markup with contacts and profiles lets it verify you.',
   how: 'Add `Organization` (or `OnlineStore`) JSON-LD on the homepage with `name`, `url`, `logo`, `sameAs` profiles and a `contactPoint` (customer service e-mail/phone), so agents can verify who they are buying from.',
+  fix: {
+    plain: 'Say who runs the store (name, logo, customer service contact, social profiles) in a form agents read, so they can check you before recommending you.',
+    effort: 'a few minutes',
+    steps: {
+      shopify: 'Add the block below to theme.liquid (Online Store → Themes → Edit code) for the home page, with your own details; some themes and SEO apps include it.',
+      woocommerce: 'In your SEO plugin’s site settings, say the site is an organisation and fill in name, logo and social profiles; add the contact details.',
+      bigcommerce: 'Add the block below to the home page template of your theme, with your own details.',
+      custom: 'Add the block below to the home page, with your own details.',
+    },
+    snippet: '<script type="application/ld+json">\n{"@context": "https://schema.org", "@type": "Organization", "name": "Your store",\n "url": "https://your-store.example/", "logo": "https://your-store.example/logo.png",\n "sameAs": ["https://www.instagram.com/yourstore"],\n "contactPoint": {"@type": "ContactPoint", "contactType": "customer service", "email": "help@your-store.example"}}\n</script>',
+  },
   run(a) {
     const orgs = entitiesOf(a.homePage?.entities ?? [], ORG_TYPES).filter((o) => propText(o, 'name'));
     if (orgs.length === 0) return { status: 'fail', evidence: 'No Organization, OnlineStore or LocalBusiness markup with a name on the homepage.' };

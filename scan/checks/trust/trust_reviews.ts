@@ -14,6 +14,17 @@ export default defineCheck({
   failureTitle: 'Publish ratings in structured data',
   why: 'Agents weigh social proof when choosing between offers; ratings in the markup are the version they can read reliably.',
   how: 'Add `aggregateRating` (ratingValue, reviewCount) and a few `review` items from genuine customer reviews to product JSON-LD.',
+  fix: {
+    plain: 'Publish your genuine customer ratings in a form agents read, because they weigh what other shoppers say when choosing a store.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'Use a reviews app that adds ratings to the product data (most say so in their description).',
+      woocommerce: 'Turn on product reviews (WooCommerce → Settings → Products); WooCommerce adds the rating to the product data once a product has reviews.',
+      bigcommerce: 'Turn on product reviews, or use a reviews app that adds ratings to the product data.',
+      custom: 'Add the average rating and review count, and a few genuine reviews, to each product’s data, as below.',
+    },
+    snippet: '"aggregateRating": {"@type": "AggregateRating", "ratingValue": "4.6", "reviewCount": "128"}',
+  },
   run(a) {
     const pdps = sampledPdps(a);
     if (pdps.length === 0) return { status: 'fail', evidence: noPdpEvidence(a) };

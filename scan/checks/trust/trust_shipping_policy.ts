@@ -37,6 +37,16 @@ export default defineCheck({
   failureTitle: 'Publish shipping costs and times as structured data',
   why: 'Agents compare the delivered price and delivery time; OfferShippingDetails lets them do that without guessing from a shipping page.',
   how: 'Add `shippingDetails` (`OfferShippingDetails`) with `shippingDestination.addressCountry`, `shippingRate` (value + currency) and `deliveryTime` (`handlingTime` and `transitTime` in days) to each Offer, one node per destination zone, and link a shipping page from the footer.',
+  fix: {
+    plain: 'State your shipping costs and delivery times where agents can read them, so they can give shoppers the delivered price before buying.',
+    effort: 'about an hour',
+    steps: {
+      shopify: 'Set up your shipping rates in Settings → Shipping and delivery, publish a shipping policy page and link it from the footer; a developer or a structured data app adds the shipping details to the product data.',
+      woocommerce: 'Publish a shipping page linked from the footer, and add the shipping details to your product data with your SEO plugin or a developer.',
+      bigcommerce: 'Publish a shipping page linked from the footer, and have a developer add the shipping details to the product data in the theme.',
+      custom: 'Publish a shipping page linked from the footer, and add shipping details (destination, rate, delivery time) to each offer in your product data.',
+    },
+  },
   run(a) {
     const details = entitiesOf(siteEntities(a), ['OfferShippingDetails']);
     for (const d of details) {

@@ -31,4 +31,12 @@ describe('product_availability', () => {
     assert.match(out.evidence, /no availability/);
     assert.match(run('InStock', 'html').evidence, /no availability in the markup/);
   });
+
+  it('says a value guessed from a buy button is a guess, not what the page text says', () => {
+    const guessed = check.run(makeArtifacts({ pdps: [makePdp({}, { availability: fact('InStock', 'html'), availabilityBasis: 'buy_button' })] }));
+    assert.equal(guessed.status, 'fail');
+    assert.match(guessed.evidence, /"InStock" only guessed from a buy button; the page states no stock/);
+    const stated = check.run(makeArtifacts({ pdps: [makePdp({}, { availability: fact('InStock', 'html'), availabilityBasis: 'text' })] }));
+    assert.match(stated.evidence, /only "InStock" stated in the page text/);
+  });
 });
