@@ -75,6 +75,9 @@ export interface PageFacts {
   visibleText: string; // text outside script/style/template/noscript, whitespace collapsed, capped
   templateTokens: string[]; // lower-case id and class tokens of <html> and <body> (template names, never shown)
   priceTexts?: string[]; // visible texts of elements the page marks as a price (itemprop=price, a class or id naming one)
+  // Visible texts about other things than the page's item: the options of a select that are not chosen, recommendation
+  // blocks and variant swatches. Stock words there speak for another item or variant, capped.
+  asideTexts?: string[];
   dataCodes?: { name: string; value: string }[]; // product codes in data attributes (data-sku, data-ean …), name without "data-", capped
   scriptHints: string[]; // page-type assignments found in inline scripts ("pageType":"product"), capped
   noscriptText: string;

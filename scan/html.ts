@@ -58,9 +58,22 @@ function marksPrice(el: Element): boolean {
   return tokens.some((t) => PRICE_TOKEN.test(t) && !NOT_SELLING_TOKEN.test(t));
 }
 
+// A class or id token of a block about other items or variants: "related-products", "product-recommendations",
+// "upsell", "cross-sells", "swatch", "variant-option" (not the product's own block).
+const ASIDE_TOKEN = /^(?:[a-z\d]{1,20}[-_]){0,3}(?:related|recommendations?|recommended|upsells?|up-sells?|cross-?sells?|similar|also-(?:bought|viewed)|swatch(?:es)?|variant-options?|variant-buttons?)(?:[-_][a-z\d]{1,20}){0,3}$/;
+const MAX_ASIDE_TEXTS = 50;
+const MAX_ASIDE_TEXT = 20_000;
+
+function marksAside(el: Element, tag: string): boolean {
+  if (tag === 'option') return attr(el, 'selected') === null; // a closed select shows only its chosen option
+  const tokens = `${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''}`.slice(0, 500).toLowerCase().split(/\s+/);
+  return tokens.some((t) => ASIDE_TOKEN.test(t));
+}
+
 interface Collector {
   parts: string[];
   len: number;
+  cap: number;
 }
 
 /** Parses the page and extracts PageFacts; never throws on content (a bad URL only disables resolving). */
@@ -93,6 +106,7 @@ export function parsePage(html: string, url: string, opts: ParseOptions = {}): P
     visibleText: walker.visibleText(),
     templateTokens: walker.templateTokens,
     priceTexts: walker.priceTexts,
+    asideTexts: walker.asideTexts,
     dataCodes: walker.dataCodes,
     scriptHints: walker.scriptHints,
     noscriptText: collapse(walker.noscript.join(' ')).slice(0, MAX_NOSCRIPT_TEXT),
@@ -170,6 +184,7 @@ class Walker {
   noscript: string[] = [];
   templateTokens: string[] = [];
   priceTexts: string[] = [];
+  asideTexts: string[] = [];
   dataCodes: { name: string; value: string }[] = [];
   scriptHints: string[] = [];
   scriptCount = 0;
@@ -181,6 +196,7 @@ class Walker {
   private readonly formStack: FormInfo[] = [];
   private readonly formsById = new Map<string, FormInfo>();
   private metaCount = 0;
+  private asideDepth = 0; // open aside blocks: a nested one is already inside the outer one's text
 
   constructor(private readonly base: string | null) {}
 
@@ -293,6 +309,13 @@ class Walker {
         if (text !== '' && text.length <= 200) this.priceTexts.push(text);
       });
     }
+    if (visible && this.asideDepth === 0 && this.asideTexts.length < MAX_ASIDE_TEXTS && marksAside(el, tag)) {
+      this.asideDepth++;
+      this.collect((text) => {
+        this.asideDepth--;
+        if (text !== '') this.asideTexts.push(text);
+      }, MAX_ASIDE_TEXT);
+    }
   }
 
   private text(value: string): void {
@@ -304,7 +327,7 @@ class Walker {
     }
     this.appendVisible(t);
     for (const c of this.open) {
-      if (c.len < MAX_SHORT_TEXT) {
+      if (c.len < c.cap) {
         c.parts.push(t);
         c.len += t.length;
       }
@@ -328,12 +351,12 @@ class Walker {
   }
 
   /** Gathers the visible text of el's subtree and hands it over when the element closes. */
-  private collect(done: (text: string) => void): void {
-    const c: Collector = { parts: [], len: 0 };
+  private collect(done: (text: string) => void, cap = MAX_SHORT_TEXT): void {
+    const c: Collector = { parts: [], len: 0, cap };
     this.open.push(c);
     this.pushExit(() => {
       this.open.splice(this.open.lastIndexOf(c), 1);
-      done(collapse(c.parts.join('')).slice(0, MAX_SHORT_TEXT));
+      done(collapse(c.parts.join('')).slice(0, c.cap));
     });
   }
 

@@ -6,7 +6,7 @@ import { collapse, firstString, hasType, propEntities, propStrings, propValues, 
 import { currencySignals, elementPrice, findPrices, impliedCurrency, normaliseCurrency, parseStructuredPrice, sellingPrice, type SellingPrice } from './price.js';
 import { attributeCodes } from './attribute-codes.js';
 import { agreeingStatus, availabilityState, bestAvailability, normaliseAvailability } from './availability.js';
-import { buyBoxAvailability, buyBoxWindow } from './buy-box.js';
+import { asideLines, buyBoxAvailability, buyBoxWindow } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
 import { brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand } from './brand-text.js';
 import { ID_LABELS, PLACEHOLDER, rowValue, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, labelledValues, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, type ProductIdentifier } from './identifier-labels.js';
@@ -460,7 +460,7 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
     const price = sellingPrice(window, signals) ?? elementPrice(page.priceTexts ?? [], signals, implied);
     if (price) r.price = price;
     // An agent takes a buy button, or a price with no stock warning near the title, as "can be bought now".
-    const stock = buyBoxAvailability(window, agreeingStatus) ?? (hasPurchaseControl(page) || r.price ? 'InStock' : null);
+    const stock = buyBoxAvailability(window, agreeingStatus, asideLines(text, page.asideTexts ?? [])) ?? (hasPurchaseControl(page) || r.price ? 'InStock' : null);
     if (stock) r.availability = stock;
   }
   const from = Math.max(anchor, 0);
