@@ -78,6 +78,7 @@ export interface PageFacts {
   // Visible texts about other things than the page's item: the options of a select that are not chosen, recommendation
   // blocks and variant swatches. Stock words there speak for another item or variant, capped.
   asideTexts?: string[];
+  breadcrumbs?: string[]; // link texts of the page's breadcrumb trail, in order, capped
   dataCodes?: { name: string; value: string }[]; // product codes in data attributes (data-sku, data-ean …), name without "data-", capped
   scriptHints: string[]; // page-type assignments found in inline scripts ("pageType":"product"), capped
   noscriptText: string;

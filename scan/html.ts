@@ -35,6 +35,8 @@ const HTML_NS = 'http://www.w3.org/1999/xhtml';
 // Text inside these is not shown to a reader (or, for noscript, only to one without JavaScript).
 const HIDDEN = new Set(['script', 'style', 'template', 'noscript', 'svg', 'math', 'title', 'iframe', 'object', 'head']);
 const CELL = new Set(['td', 'th']); // cells of a row stay on one line ("Brand  B&S")
+const LABEL_WORD_END = /(?:^|[^\p{L}])\p{Lu}\p{Ll}+$/u; // text ending in a capitalised word ("Brand", "Marke")
+const INLINE_EDGE = ''; // marks where an inline element opens or closes in the walk (no text of its own)
 const SUBMIT_INPUTS = new Set(['submit', 'button', 'image']);
 
 export interface ParseOptions {
@@ -62,6 +64,8 @@ function marksPrice(el: Element): boolean {
 // "upsell", "cross-sells", "swatch", "variant-option" (not the product's own block).
 const ASIDE_TOKEN = /^(?:[a-z\d]{1,20}[-_]){0,3}(?:related|recommendations?|recommended|upsells?|up-sells?|cross-?sells?|similar|also-(?:bought|viewed)|swatch(?:es)?|variant-options?|variant-buttons?)(?:[-_][a-z\d]{1,20}){0,3}$/;
 const MAX_ASIDE_TEXTS = 50;
+const BREADCRUMB = /breadcrumb/i; // class, id or aria-label of a breadcrumb trail ("breadcrumbs", "Breadcrumb")
+const MAX_CRUMBS = 30;
 const MAX_ASIDE_TEXT = 20_000;
 
 function marksAside(el: Element, tag: string): boolean {
@@ -107,6 +111,7 @@ export function parsePage(html: string, url: string, opts: ParseOptions = {}): P
     templateTokens: walker.templateTokens,
     priceTexts: walker.priceTexts,
     asideTexts: walker.asideTexts,
+    breadcrumbs: walker.breadcrumbs,
     dataCodes: walker.dataCodes,
     scriptHints: walker.scriptHints,
     noscriptText: collapse(walker.noscript.join(' ')).slice(0, MAX_NOSCRIPT_TEXT),
@@ -185,6 +190,7 @@ class Walker {
   templateTokens: string[] = [];
   priceTexts: string[] = [];
   asideTexts: string[] = [];
+  breadcrumbs: string[] = [];
   dataCodes: { name: string; value: string }[] = [];
   scriptHints: string[] = [];
   scriptCount = 0;
@@ -196,6 +202,9 @@ class Walker {
   private readonly formStack: FormInfo[] = [];
   private readonly formsById = new Map<string, FormInfo>();
   private metaCount = 0;
+  private inlineEdge = false; // an inline element opened or closed since the last text
+  private lastVisible = ''; // the last piece of visible text, for the inline edge rule
+  private crumbDepth = 0; // open breadcrumb blocks
   private asideDepth = 0; // open aside blocks: a nested one is already inside the outer one's text
 
   constructor(private readonly base: string | null) {}
@@ -214,7 +223,8 @@ class Walker {
     while (work.length > 0) {
       const item = work.pop() as Node | string | (() => void);
       const inf = info.pop() as number;
-      if (typeof item === 'string') this.appendVisible(item);
+      if (item === INLINE_EDGE) this.inlineEdge = true;
+      else if (typeof item === 'string') this.appendVisible(item);
       else if (typeof item === 'function') item();
       else this.enter(item, inf >> 1, (inf & 1) === 1);
     }
@@ -236,9 +246,9 @@ class Walker {
     const nowVisible = visible && !HIDDEN.has(tag) && el.namespaceURI === HTML_NS && (el.attrs.length === 0 || attr(el, 'hidden') === null);
     this.element(el, tag, nowVisible);
     if (depth >= MAX_DOM_DEPTH) return;
-    const sep = !nowVisible || INLINE.has(tag) ? null : CELL.has(tag) ? ' ' : '\n';
+    const sep = !nowVisible ? null : INLINE.has(tag) ? INLINE_EDGE : CELL.has(tag) ? ' ' : '\n';
     const { work, info } = this;
-    if (sep) {
+    if (sep !== null) {
       work.push(sep);
       info.push(0);
     }
@@ -248,7 +258,7 @@ class Walker {
       work.push(kids[i]);
       info.push(childInfo);
     }
-    if (sep) {
+    if (sep !== null) {
       work.push(sep);
       info.push(0);
     }
@@ -256,6 +266,10 @@ class Walker {
 
   /** Per-element facts; exit work is pushed below the children so it runs after them. */
   private element(el: Element, tag: string, visible: boolean): void {
+    if (this.breadcrumbs.length < MAX_CRUMBS && BREADCRUMB.test(`${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''} ${attr(el, 'aria-label') ?? ''}`.slice(0, 500))) {
+      this.crumbDepth++;
+      this.pushExit(() => this.crumbDepth--);
+    }
     switch (tag) {
       case 'html':
         this.lang ??= nonEmpty((attr(el, 'lang') ?? attr(el, 'xml:lang'))?.slice(0, 100) ?? null);
@@ -320,11 +334,16 @@ class Walker {
 
   private text(value: string): void {
     // Bidi marks and zero-width characters are invisible: "ASIN \u200f : \u200e B07…" reads as "ASIN : B07…".
-    const t = value.replace(INVISIBLE, '').replace(/\s+/g, ' ');
+    let t = value.replace(INVISIBLE, '').replace(/\s+/g, ' ');
     if (t === '' || t === ' ') {
       if (t === ' ') this.appendVisible(' ');
       return;
     }
+    // Label and value in neighbouring inline elements ("<span>Brand</span><span>Fruit of the Loom</span>") are two
+    // words to a reader of the laid-out page: a capitalised word, then another. A word that only changes style
+    // inside ("i<b>Phone</b>", "<b>e</b>Bay") stays one.
+    if (this.inlineEdge && LABEL_WORD_END.test(this.lastVisible) && /^\p{Lu}\p{Ll}/u.test(t)) t = ` ${t}`;
+    this.inlineEdge = false;
     this.appendVisible(t);
     for (const c of this.open) {
       if (c.len < c.cap) {
@@ -339,6 +358,7 @@ class Walker {
     if (this.visibleLen > MAX_VISIBLE_TEXT * 1.2) return;
     this.visible.push(t);
     this.visibleLen += t.length;
+    if (t !== '') this.lastVisible = t;
   }
 
   visibleText(): string {
@@ -365,8 +385,10 @@ class Walker {
     if (href === null || this.links.length >= MAX_LIST) return;
     const link: LinkInfo = { href, url: httpUrl(href, this.base), text: '', rel: relTokens(attr(el, 'rel')) };
     this.links.push(link);
+    const crumb = this.crumbDepth > 0;
     this.collect((text) => {
       link.text = text || collapse(attr(el, 'aria-label') ?? attr(el, 'title') ?? '');
+      if (crumb && link.text !== '' && this.breadcrumbs.length < MAX_CRUMBS) this.breadcrumbs.push(link.text);
     });
   }
 

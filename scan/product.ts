@@ -8,7 +8,7 @@ import { attributeCodes } from './attribute-codes.js';
 import { agreeingStatus, availabilityState, bestAvailability, normaliseAvailability } from './availability.js';
 import { asideLines, buyBoxAvailability, buyBoxWindow } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
-import { brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand } from './brand-text.js';
+import { brandInBreadcrumbs, brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand, titlePrefixLinked } from './brand-text.js';
 import { ID_LABELS, PLACEHOLDER, rowValue, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, labelledValues, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, type ProductIdentifier } from './identifier-labels.js';
 import { TITLE_WINDOW, hasPurchaseControl, isProductEntity, metaPrice, ogProduct, recognizeProductPage, titleIndex, type Recognition } from './recognize.js';
 
@@ -228,7 +228,8 @@ function brandOf(members: readonly Entity[]): Reading['brand'] {
 function cleanBrand(raw: string): string | undefined {
   let s = collapse(raw);
   if (s.length > 25 && s.includes(':')) s = s.slice(s.lastIndexOf(':') + 1).trim();
-  return s !== '' && s.length <= 100 ? s : undefined;
+  // "Unbranded", "Generic", "N/A": the shop says there is no brand.
+  return s !== '' && s.length <= 100 && !PLACEHOLDER.test(s) ? s : undefined;
 }
 
 const GTIN_PROPS = ['gtin', 'gtin13', 'gtin12', 'gtin14', 'gtin8', 'isbn'];
@@ -291,7 +292,7 @@ function metaReading(page: PageFacts): Reading {
   }
   r.currency = metaFirst(m, 'product:price:currency', 'og:price:currency') ?? undefined;
   r.availability = metaFirst(m, 'product:availability', 'og:availability') ?? undefined;
-  const brand = metaFirst(m, 'product:brand', 'og:brand');
+  const brand = cleanBrand(metaFirst(m, 'product:brand', 'og:brand') ?? '');
   if (brand) r.brand = { value: brand, isEntity: false };
   r.gtin = metaFirst(m, 'product:gtin', 'product:ean', 'product:upc', 'product:isbn', 'og:upc', 'og:ean', 'book:isbn') ?? undefined;
   r.mpn = metaFirst(m, 'product:mfr_part_no') ?? undefined;
@@ -428,7 +429,7 @@ function labelled(text: string, kind: LabelKind, anchor: number): string | undef
 }
 
 function notSeller(brand: string | undefined, sellers: ReadonlySet<string>): string | undefined {
-  return brand !== undefined && !isSellerName(brand, sellers) ? brand : undefined;
+  return brand !== undefined && !isSellerName(brand, sellers) && !PLACEHOLDER.test(brand.trim()) ? brand : undefined;
 }
 
 /**
@@ -470,7 +471,13 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
   const brand =
     labelled(text, 'brand', from) ??
     labelled(text, 'maker', from) ??
-    [() => brandInLabelSentence(text, title), () => brandFromLinks(page, title), () => brandNextToTitle(text, anchor, title)].reduce<
+    [
+      () => brandInLabelSentence(text, title),
+      () => brandFromLinks(page, title),
+      () => brandInBreadcrumbs(page.breadcrumbs ?? [], title),
+      () => titlePrefixLinked(title, page.links),
+      () => brandNextToTitle(text, anchor, title),
+    ].reduce<
       string | undefined
     >((found, next) => found ?? notSeller(next(), sellers), undefined);
   if (brand) r.brand = { value: brand, isEntity: false };
