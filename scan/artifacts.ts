@@ -79,7 +79,9 @@ export interface PageFacts {
   // blocks and variant swatches. Stock words there speak for another item or variant, capped.
   asideTexts?: string[];
   breadcrumbs?: string[]; // link texts of the page's breadcrumb trail, in order, capped
-  dataCodes?: { name: string; value: string }[]; // product codes in data attributes (data-sku, data-ean …), name without "data-", capped
+  // Product codes in data attributes (data-sku, data-ean …), name without "data-", capped; `aside` when the element
+  // is or sits in a block about other items or variants (see asideTexts), `variant` on a select's option.
+  dataCodes?: { name: string; value: string; aside?: boolean; variant?: boolean }[];
   scriptHints: string[]; // page-type assignments found in inline scripts ("pageType":"product"), capped
   noscriptText: string;
   scriptCount: number;

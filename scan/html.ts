@@ -191,7 +191,7 @@ class Walker {
   priceTexts: string[] = [];
   asideTexts: string[] = [];
   breadcrumbs: string[] = [];
-  dataCodes: { name: string; value: string }[] = [];
+  dataCodes: NonNullable<PageFacts['dataCodes']> = [];
   scriptHints: string[] = [];
   scriptCount = 0;
 
@@ -317,7 +317,7 @@ class Walker {
         return;
     }
     if (attr(el, 'role') === 'button' && tag !== 'a' && el.namespaceURI === HTML_NS) this.button(el);
-    if (this.dataCodes.length < MAX_DATA_CODES) this.codeAttributes(el);
+    if (this.dataCodes.length < MAX_DATA_CODES) this.codeAttributes(el, this.asideDepth > 0 || marksAside(el, tag), tag === 'option');
     if (visible && this.priceTexts.length < MAX_PRICE_TEXTS && marksPrice(el)) {
       this.collect((text) => {
         if (text !== '' && text.length <= 200) this.priceTexts.push(text);
@@ -430,12 +430,12 @@ class Walker {
   }
 
   /** Product codes shops put in data attributes of the product block and its buy button (data-sku, data-ean). */
-  private codeAttributes(el: Element): void {
+  private codeAttributes(el: Element, aside: boolean, variant: boolean): void {
     for (const a of el.attrs) {
       if (!a.name.startsWith('data-') || this.dataCodes.length >= MAX_DATA_CODES) continue;
       const name = a.name.slice(5);
       const value = a.value.trim();
-      if (DATA_CODE_NAME.test(name) && value !== '' && value.length <= 40) this.dataCodes.push({ name, value });
+      if (DATA_CODE_NAME.test(name) && value !== '' && value.length <= 40) this.dataCodes.push({ name, value, ...(aside ? { aside } : {}), ...(variant ? { variant } : {}) });
     }
   }
 
