@@ -67,6 +67,7 @@ const MAX_ASIDE_TEXTS = 50;
 const BREADCRUMB = /breadcrumb/i; // class, id or aria-label of a breadcrumb trail ("breadcrumbs", "Breadcrumb")
 const MAX_CRUMBS = 30;
 const MAX_ASIDE_TEXT = 20_000;
+const MAX_ASIDE_TOTAL = 100_000; // all aside texts of a page together, so matching lines against them stays cheap
 
 function marksAside(el: Element, tag: string): boolean {
   if (tag === 'option') return attr(el, 'selected') === null; // a closed select shows only its chosen option
@@ -205,7 +206,8 @@ class Walker {
   private inlineEdge = false; // an inline element opened or closed since the last text
   private lastVisible = ''; // the last piece of visible text, for the inline edge rule
   private crumbDepth = 0; // open breadcrumb blocks
-  private asideDepth = 0; // open aside blocks: a nested one is already inside the outer one's text
+  private asideDepth = 0;
+  private asideLen = 0; // open aside blocks: a nested one is already inside the outer one's text
 
   constructor(private readonly base: string | null) {}
 
@@ -323,11 +325,12 @@ class Walker {
         if (text !== '' && text.length <= 200) this.priceTexts.push(text);
       });
     }
-    if (visible && this.asideDepth === 0 && this.asideTexts.length < MAX_ASIDE_TEXTS && marksAside(el, tag)) {
+    if (visible && this.asideDepth === 0 && this.asideTexts.length < MAX_ASIDE_TEXTS && this.asideLen < MAX_ASIDE_TOTAL && marksAside(el, tag)) {
       this.asideDepth++;
       this.collect((text) => {
         this.asideDepth--;
         if (text !== '') this.asideTexts.push(text);
+        this.asideLen += text.length;
       }, MAX_ASIDE_TEXT);
     }
   }
