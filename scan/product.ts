@@ -200,7 +200,7 @@ function cheapestOffer(offers: readonly Entity[]): Reading['price'] {
   let unreadable: Reading['price']; // "Call for price": kept as priceText only
   for (const o of offers) {
     for (const c of priceCandidates(o)) {
-      const value = parseStructuredPrice(c.text);
+      const value = parseStructuredPrice(c.text, c.currency);
       if (value === null) unreadable ??= { value: Number.NaN, text: c.text, currency: c.currency };
       else if (value === 0) zero ??= { value: 0, text: c.text, currency: c.currency };
       else if (best === undefined || value < best.value) best = { value, text: c.text, currency: c.currency };
@@ -287,8 +287,10 @@ function metaReading(page: PageFacts): Reading {
   if (images.length > 0) r.images = images;
   const amount = metaPrice(m);
   if (amount !== null) {
-    const value = parseStructuredPrice(amount);
-    r.price = { value: value ?? Number.NaN, text: amount, currency: metaFirst(m, 'product:price:currency', 'og:price:currency', 'product:sale_price:currency') };
+    const currency = metaFirst(m, 'product:price:currency', 'og:price:currency', 'product:sale_price:currency');
+    // The currency tells "12.990" in pesos (no decimals) from 12.99 in euros.
+    const value = parseStructuredPrice(amount, currency);
+    r.price = { value: value ?? Number.NaN, text: amount, currency };
   }
   r.currency = metaFirst(m, 'product:price:currency', 'og:price:currency') ?? undefined;
   r.availability = metaFirst(m, 'product:availability', 'og:availability') ?? undefined;
