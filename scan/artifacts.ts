@@ -75,7 +75,13 @@ export interface PageFacts {
   visibleText: string; // text outside script/style/template/noscript, whitespace collapsed, capped
   templateTokens: string[]; // lower-case id and class tokens of <html> and <body> (template names, never shown)
   priceTexts?: string[]; // visible texts of elements the page marks as a price (itemprop=price, a class or id naming one)
-  dataCodes?: { name: string; value: string }[]; // product codes in data attributes (data-sku, data-ean …), name without "data-", capped
+  // Visible texts about other things than the page's item: the options of a select that are not chosen, recommendation
+  // blocks and variant swatches. Stock words there speak for another item or variant, capped.
+  asideTexts?: string[];
+  breadcrumbs?: string[]; // link texts of the page's breadcrumb trail, in order, capped
+  // Product codes in data attributes (data-sku, data-ean …), name without "data-", capped; `aside` when the element
+  // is or sits in a block about other items or variants (see asideTexts), `variant` on a select's option.
+  dataCodes?: { name: string; value: string; aside?: boolean; variant?: boolean }[];
   scriptHints: string[]; // page-type assignments found in inline scripts ("pageType":"product"), capped
   noscriptText: string;
   scriptCount: number;

@@ -10,6 +10,7 @@ export interface AttributeCodes {
 }
 
 const GTIN_NAMES = /^(?:(?:product-|item-|variant-)?(?:ean|ean13|gtin|gtin8|gtin12|gtin13|gtin14|upc|isbn))$/;
+const VARIANT = /^variant-/;
 const MPN_NAMES = /^(?:product-|item-|variant-)?mpn$/;
 const INPUT_GTIN = /^(?:ean|ean13|gtin\d{0,2}|upc|isbn)$/i;
 const INPUT_SKU = /^(?:sku|product[_-]?sku|item[_-]?sku)$/i;
@@ -26,7 +27,11 @@ export function attributeCodes(page: PageFacts): AttributeCodes {
     if (out[kind] !== undefined || !CODE.test(v) || (kind === 'gtin' && !GTIN.test(v))) return;
     out[kind] = v;
   };
-  for (const { name, value } of page.dataCodes ?? []) {
+  // The item's own codes first: a variant's ("data-variant-sku") only where the item has none, and never one of
+  // an unchosen option, a swatch or a recommended item.
+  const codes = (page.dataCodes ?? []).filter((c) => !c.aside);
+  const ofVariant = (c: (typeof codes)[number]) => c.variant === true || VARIANT.test(c.name);
+  for (const { name, value } of [...codes.filter((c) => !ofVariant(c)), ...codes.filter(ofVariant)]) {
     if (GTIN_NAMES.test(name)) take('gtin', value);
     else if (MPN_NAMES.test(name)) take('mpn', value);
     else take('sku', value);

@@ -145,3 +145,68 @@ function includesWord(haystack: string, needle: string): boolean {
   const after = haystack[i + needle.length] ?? ' ';
   return !/[\p{L}\d]/u.test(before) && !/[\p{L}\d]/u.test(after);
 }
+
+/**
+ * The brand as a crumb of the breadcrumb trail: a crumb (not the product's own, last one) whose words open the
+ * product title ("Home › Tools › Bosch" over "Bosch GSR 12V-15"). A category crumb seldom opens the title word for
+ * word, and generic crumbs ("Home", "Sale") never count.
+ */
+export function brandInBreadcrumbs(crumbs: readonly string[], title: string | null): string | undefined {
+  if (!title) return undefined;
+  const name = norm(title);
+  const trail = crumbs.slice(0, 30).map((c) => c.trim());
+  for (let i = trail.length - 1; i >= 0; i--) {
+    const crumb = trail[i];
+    if (!brandShaped(crumb) || norm(crumb) === name) continue;
+    if (name.startsWith(`${norm(crumb)} `)) return crumb;
+  }
+  return undefined;
+}
+
+/**
+ * The title's opening words, when the page also links them to a page of their own: a link reading "Gildan" to
+ * ".../gildan" or ".../brand-gildan.html" beside the title "Gildan Heavy Cotton Tee". Without such a link the
+ * opening words may as well be a product line or a category, so nothing is read.
+ */
+export function titlePrefixLinked(title: string | null, links: readonly { text: string; url: string | null }[]): string | undefined {
+  if (!title) return undefined;
+  const words = title.trim().split(/\s+/).slice(0, 4);
+  for (let n = Math.min(3, words.length - 1); n >= 1; n--) {
+    const prefix = words.slice(0, n).join(' ');
+    if (!brandShaped(prefix) || !/^\p{Lu}/u.test(prefix)) continue;
+    const key = norm(prefix);
+    const slug = slugOf(prefix);
+    if (slug === '') continue;
+    for (const link of links.slice(0, 3_000)) {
+      if (norm(link.text) !== key || !link.url) continue;
+      if (lastSegment(link.url).endsWith(slug)) return link.text.trim();
+    }
+  }
+  return undefined;
+}
+
+function slugOf(s: string): string {
+  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z\d]+/g, '-').replace(/^-|-$/g, '');
+}
+
+function lastSegment(url: string): string {
+  let path: string;
+  try {
+    const u = new URL(url);
+    path = u.pathname;
+    const q = u.searchParams.get('q') ?? u.searchParams.get('vendor') ?? u.searchParams.get('brand');
+    if (q) path = `${path}/${q}`;
+  } catch {
+    return '';
+  }
+  const segments = path.split('/').filter((x) => x !== '');
+  return slugOf(decodeURIComponentSafe(segments.at(-1) ?? '').replace(/\.[a-z]{2,5}$/i, ''));
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

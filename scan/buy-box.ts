@@ -42,17 +42,59 @@ export function buyBoxWindow(text: string, anchor: number, max: number): string 
 const SIDE_SERVICE =
   /pick ?up|collect(?:ion)?|in-?store|store availability|chat|option|service|delivery to|warranty|abholung|abholen|im markt|in der filiale|retrait|en magasin|recogida|en tienda|ritiro|in negozio|afhalen|retirada|na loja|odbiór|i butik/i;
 
-/** Statements in the window that speak about the product itself (not a pickup desk, chat or delivery option). */
-export function productStatements(window: string): StockStatement[] {
-  return stockStatements(window).filter((s) => !SIDE_SERVICE.test(lineAround(window, s.index)));
+// A delivery method named on the line of an "unavailable" statement: "Express delivery unavailable" says the method
+// cannot be chosen, not that the product cannot be bought. Delivery estimates ("delivery in 3 days") still count.
+const DELIVERY_METHOD =
+  /deliver|shipping|postage|courier|versand|lieferung|zustellung|livraison|envío|envio|spedizione|consegna|verzending|bezorging|levering|entrega|dostawa|wysyłka|frakt|leverans|配送|配達|運送|运送/i;
+
+/** Is this line of the page about another item or variant (see asideLines)? */
+export type AsideTest = (line: string) => boolean;
+
+/**
+ * Lines of the page's text that belong to blocks about other items or variants (the options of a select, swatches,
+ * recommendation blocks): a line counts as aside only while the aside blocks hold it at least as often as the whole
+ * text does, so a "Sold out" printed by the buy box as well as by a related card still speaks for the buy box.
+ */
+export function asideLines(text: string, asideTexts: readonly string[]): AsideTest {
+  if (asideTexts.length === 0) return () => false;
+  const lineCounts = new Map<string, number>();
+  for (const line of text.slice(0, 300_000).split('\n')) {
+    const key = line.trim();
+    if (key !== '' && key.length <= 300) lineCounts.set(key, (lineCounts.get(key) ?? 0) + 1);
+  }
+  return (line) => {
+    const key = line.trim();
+    let inAside = 0;
+    for (const aside of asideTexts) inAside += occurrences(aside, key);
+    return inAside > 0 && inAside >= (lineCounts.get(key) ?? 1);
+  };
+}
+
+function occurrences(text: string, part: string): number {
+  if (part === '') return 0;
+  let n = 0;
+  for (let at = text.indexOf(part); at >= 0 && n < 1_000; at = text.indexOf(part, at + part.length)) n++;
+  return n;
+}
+
+/**
+ * Statements in the window that speak about the product itself: not a pickup desk, chat or delivery option, not a
+ * variant, swatch or recommended item.
+ */
+export function productStatements(window: string, isAside: AsideTest = () => false): StockStatement[] {
+  return stockStatements(window).filter((s) => {
+    const line = lineAround(window, s.index);
+    if (SIDE_SERVICE.test(line) || isAside(line)) return false;
+    return !(availabilityKind(s.status) === 'unavailable' && DELIVERY_METHOD.test(line));
+  });
 }
 
 /**
  * The stock status of the buy box: an "unavailable" statement close to the title decides; otherwise all statements
  * about the product must agree (textAvailability's rules), else null.
  */
-export function buyBoxAvailability(window: string, agree: (statuses: Set<string>) => string | null): string | null {
-  const said = productStatements(window);
+export function buyBoxAvailability(window: string, agree: (statuses: Set<string>) => string | null, isAside?: AsideTest): string | null {
+  const said = productStatements(window, isAside);
   // A line that says both ("to avoid out-of-stock waits, ask whether it is in stock") is a policy note, not a status.
   const near = said.find(
     (s) => s.index < BOX_NEAR && availabilityKind(s.status) === 'unavailable' && !said.some((o) => o !== s && sameLine(window, o.index, s.index) && availabilityKind(o.status) !== 'unavailable'),

@@ -35,6 +35,8 @@ const HTML_NS = 'http://www.w3.org/1999/xhtml';
 // Text inside these is not shown to a reader (or, for noscript, only to one without JavaScript).
 const HIDDEN = new Set(['script', 'style', 'template', 'noscript', 'svg', 'math', 'title', 'iframe', 'object', 'head']);
 const CELL = new Set(['td', 'th']); // cells of a row stay on one line ("Brand  B&S")
+const LABEL_WORD_END = /(?:^|[^\p{L}])\p{Lu}\p{Ll}+$/u; // text ending in a capitalised word ("Brand", "Marke")
+const INLINE_EDGE = ''; // marks where an inline element opens or closes in the walk (no text of its own)
 const SUBMIT_INPUTS = new Set(['submit', 'button', 'image']);
 
 export interface ParseOptions {
@@ -58,9 +60,25 @@ function marksPrice(el: Element): boolean {
   return tokens.some((t) => PRICE_TOKEN.test(t) && !NOT_SELLING_TOKEN.test(t));
 }
 
+// A class or id token of a block about other items or variants: "related-products", "product-recommendations",
+// "upsell", "cross-sells", "swatch", "variant-option" (not the product's own block).
+const ASIDE_TOKEN = /^(?:[a-z\d]{1,20}[-_]){0,3}(?:related|recommendations?|recommended|upsells?|up-sells?|cross-?sells?|similar|also-(?:bought|viewed)|swatch(?:es)?|variant-options?|variant-buttons?)(?:[-_][a-z\d]{1,20}){0,3}$/;
+const MAX_ASIDE_TEXTS = 50;
+const BREADCRUMB = /breadcrumb/i; // class, id or aria-label of a breadcrumb trail ("breadcrumbs", "Breadcrumb")
+const MAX_CRUMBS = 30;
+const MAX_ASIDE_TEXT = 20_000;
+const MAX_ASIDE_TOTAL = 100_000; // all aside texts of a page together, so matching lines against them stays cheap
+
+function marksAside(el: Element, tag: string): boolean {
+  if (tag === 'option') return attr(el, 'selected') === null; // a closed select shows only its chosen option
+  const tokens = `${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''}`.slice(0, 500).toLowerCase().split(/\s+/);
+  return tokens.some((t) => ASIDE_TOKEN.test(t));
+}
+
 interface Collector {
   parts: string[];
   len: number;
+  cap: number;
 }
 
 /** Parses the page and extracts PageFacts; never throws on content (a bad URL only disables resolving). */
@@ -93,6 +111,8 @@ export function parsePage(html: string, url: string, opts: ParseOptions = {}): P
     visibleText: walker.visibleText(),
     templateTokens: walker.templateTokens,
     priceTexts: walker.priceTexts,
+    asideTexts: walker.asideTexts,
+    breadcrumbs: walker.breadcrumbs,
     dataCodes: walker.dataCodes,
     scriptHints: walker.scriptHints,
     noscriptText: collapse(walker.noscript.join(' ')).slice(0, MAX_NOSCRIPT_TEXT),
@@ -170,7 +190,9 @@ class Walker {
   noscript: string[] = [];
   templateTokens: string[] = [];
   priceTexts: string[] = [];
-  dataCodes: { name: string; value: string }[] = [];
+  asideTexts: string[] = [];
+  breadcrumbs: string[] = [];
+  dataCodes: NonNullable<PageFacts['dataCodes']> = [];
   scriptHints: string[] = [];
   scriptCount = 0;
 
@@ -181,6 +203,11 @@ class Walker {
   private readonly formStack: FormInfo[] = [];
   private readonly formsById = new Map<string, FormInfo>();
   private metaCount = 0;
+  private inlineEdge = false; // an inline element opened or closed since the last text
+  private lastVisible = ''; // the last piece of visible text, for the inline edge rule
+  private crumbDepth = 0; // open breadcrumb blocks
+  private asideDepth = 0;
+  private asideLen = 0; // open aside blocks: a nested one is already inside the outer one's text
 
   constructor(private readonly base: string | null) {}
 
@@ -198,7 +225,8 @@ class Walker {
     while (work.length > 0) {
       const item = work.pop() as Node | string | (() => void);
       const inf = info.pop() as number;
-      if (typeof item === 'string') this.appendVisible(item);
+      if (item === INLINE_EDGE) this.inlineEdge = true;
+      else if (typeof item === 'string') this.appendVisible(item);
       else if (typeof item === 'function') item();
       else this.enter(item, inf >> 1, (inf & 1) === 1);
     }
@@ -220,9 +248,9 @@ class Walker {
     const nowVisible = visible && !HIDDEN.has(tag) && el.namespaceURI === HTML_NS && (el.attrs.length === 0 || attr(el, 'hidden') === null);
     this.element(el, tag, nowVisible);
     if (depth >= MAX_DOM_DEPTH) return;
-    const sep = !nowVisible || INLINE.has(tag) ? null : CELL.has(tag) ? ' ' : '\n';
+    const sep = !nowVisible ? null : INLINE.has(tag) ? INLINE_EDGE : CELL.has(tag) ? ' ' : '\n';
     const { work, info } = this;
-    if (sep) {
+    if (sep !== null) {
       work.push(sep);
       info.push(0);
     }
@@ -232,7 +260,7 @@ class Walker {
       work.push(kids[i]);
       info.push(childInfo);
     }
-    if (sep) {
+    if (sep !== null) {
       work.push(sep);
       info.push(0);
     }
@@ -240,6 +268,10 @@ class Walker {
 
   /** Per-element facts; exit work is pushed below the children so it runs after them. */
   private element(el: Element, tag: string, visible: boolean): void {
+    if (this.breadcrumbs.length < MAX_CRUMBS && BREADCRUMB.test(`${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''} ${attr(el, 'aria-label') ?? ''}`.slice(0, 500))) {
+      this.crumbDepth++;
+      this.pushExit(() => this.crumbDepth--);
+    }
     switch (tag) {
       case 'html':
         this.lang ??= nonEmpty((attr(el, 'lang') ?? attr(el, 'xml:lang'))?.slice(0, 100) ?? null);
@@ -287,24 +319,37 @@ class Walker {
         return;
     }
     if (attr(el, 'role') === 'button' && tag !== 'a' && el.namespaceURI === HTML_NS) this.button(el);
-    if (this.dataCodes.length < MAX_DATA_CODES) this.codeAttributes(el);
+    if (this.dataCodes.length < MAX_DATA_CODES) this.codeAttributes(el, this.asideDepth > 0 || marksAside(el, tag), tag === 'option');
     if (visible && this.priceTexts.length < MAX_PRICE_TEXTS && marksPrice(el)) {
       this.collect((text) => {
         if (text !== '' && text.length <= 200) this.priceTexts.push(text);
       });
     }
+    if (visible && this.asideDepth === 0 && this.asideTexts.length < MAX_ASIDE_TEXTS && this.asideLen < MAX_ASIDE_TOTAL && marksAside(el, tag)) {
+      this.asideDepth++;
+      this.collect((text) => {
+        this.asideDepth--;
+        if (text !== '') this.asideTexts.push(text);
+        this.asideLen += text.length;
+      }, MAX_ASIDE_TEXT);
+    }
   }
 
   private text(value: string): void {
     // Bidi marks and zero-width characters are invisible: "ASIN \u200f : \u200e B07…" reads as "ASIN : B07…".
-    const t = value.replace(INVISIBLE, '').replace(/\s+/g, ' ');
+    let t = value.replace(INVISIBLE, '').replace(/\s+/g, ' ');
     if (t === '' || t === ' ') {
       if (t === ' ') this.appendVisible(' ');
       return;
     }
+    // Label and value in neighbouring inline elements ("<span>Brand</span><span>Fruit of the Loom</span>") are two
+    // words to a reader of the laid-out page: a capitalised word, then another. A word that only changes style
+    // inside ("i<b>Phone</b>", "<b>e</b>Bay") stays one.
+    if (this.inlineEdge && LABEL_WORD_END.test(this.lastVisible) && /^\p{Lu}\p{Ll}/u.test(t)) t = ` ${t}`;
+    this.inlineEdge = false;
     this.appendVisible(t);
     for (const c of this.open) {
-      if (c.len < MAX_SHORT_TEXT) {
+      if (c.len < c.cap) {
         c.parts.push(t);
         c.len += t.length;
       }
@@ -316,6 +361,7 @@ class Walker {
     if (this.visibleLen > MAX_VISIBLE_TEXT * 1.2) return;
     this.visible.push(t);
     this.visibleLen += t.length;
+    if (t !== '') this.lastVisible = t;
   }
 
   visibleText(): string {
@@ -328,12 +374,12 @@ class Walker {
   }
 
   /** Gathers the visible text of el's subtree and hands it over when the element closes. */
-  private collect(done: (text: string) => void): void {
-    const c: Collector = { parts: [], len: 0 };
+  private collect(done: (text: string) => void, cap = MAX_SHORT_TEXT): void {
+    const c: Collector = { parts: [], len: 0, cap };
     this.open.push(c);
     this.pushExit(() => {
       this.open.splice(this.open.lastIndexOf(c), 1);
-      done(collapse(c.parts.join('')).slice(0, MAX_SHORT_TEXT));
+      done(collapse(c.parts.join('')).slice(0, c.cap));
     });
   }
 
@@ -342,8 +388,10 @@ class Walker {
     if (href === null || this.links.length >= MAX_LIST) return;
     const link: LinkInfo = { href, url: httpUrl(href, this.base), text: '', rel: relTokens(attr(el, 'rel')) };
     this.links.push(link);
+    const crumb = this.crumbDepth > 0;
     this.collect((text) => {
       link.text = text || collapse(attr(el, 'aria-label') ?? attr(el, 'title') ?? '');
+      if (crumb && link.text !== '' && this.breadcrumbs.length < MAX_CRUMBS) this.breadcrumbs.push(link.text);
     });
   }
 
@@ -385,12 +433,12 @@ class Walker {
   }
 
   /** Product codes shops put in data attributes of the product block and its buy button (data-sku, data-ean). */
-  private codeAttributes(el: Element): void {
+  private codeAttributes(el: Element, aside: boolean, variant: boolean): void {
     for (const a of el.attrs) {
       if (!a.name.startsWith('data-') || this.dataCodes.length >= MAX_DATA_CODES) continue;
       const name = a.name.slice(5);
       const value = a.value.trim();
-      if (DATA_CODE_NAME.test(name) && value !== '' && value.length <= 40) this.dataCodes.push({ name, value });
+      if (DATA_CODE_NAME.test(name) && value !== '' && value.length <= 40) this.dataCodes.push({ name, value, ...(aside ? { aside } : {}), ...(variant ? { variant } : {}) });
     }
   }
 

@@ -81,16 +81,30 @@ export function shapeValue(shape: ValueShape, raw: string): string | undefined {
 // Item-specifics tables print several cells on one line: "Brand: Acme Type: Blood Theme: Halloween".
 const NEXT_CELL = /\s+\p{Lu}[\p{L}'’ -]{1,30}[:：]\s/u;
 
+// A name does not end in a joining word: "Brand: Fruit of the Loom Size: M" has the label "Size", not "Loom Size".
+const JOINING_END = /\s(?:of|the|and|&|de|del|della|di|du|des|la|le|von|van|der|y|e|et|und)$/iu;
+const NEXT_CAPITAL = /\s\p{Lu}/gu;
+
 /** The value of one table cell: the text up to the next "Label:" printed on the same line. */
 export function rowValue(raw: string): string {
   const s = raw.trim();
   const next = NEXT_CELL.exec(s);
-  return next ? s.slice(0, next.index).trim() : s;
+  if (!next) return s;
+  let cut = next.index;
+  const colon = next.index + next[0].trimEnd().length - 1;
+  // Move the cut to a later capitalised word of the label while the value would end in a joining word.
+  NEXT_CAPITAL.lastIndex = cut + 1;
+  while (JOINING_END.test(s.slice(0, cut).trimEnd())) {
+    const later = NEXT_CAPITAL.exec(s);
+    if (!later || later.index >= colon) break;
+    cut = later.index;
+  }
+  return s.slice(0, cut).trim();
 }
 
 // What marketplaces fill a required cell with when there is nothing to say: no brand, no part number.
 export const PLACEHOLDER =
-  /^(?:unbranded|does not apply|not applicable|n\/?a|none|no brand|non applicable|nicht zutreffend|markenlos|ohne marke|sans marque|sin marca|no aplica|senza marca|non applicabile|не применимо|без бренда|-+)$/iu;
+  /^(?:unbranded|generic|no name|unknown|brand not specified|does not apply|not applicable|n\/?a|none|no brand|non applicable|nicht zutreffend|markenlos|ohne marke|sans marque|sin marca|no aplica|senza marca|non applicabile|не применимо|без бренда|-+)$/iu;
 
 const SHAPE: Record<IdentifierKind, ValueShape> = { sku: 'code', retailer_code: 'code', asin: 'code', mpn: 'model', model: 'model', gtin: 'gtin' };
 const LABEL_RE: Record<IdentifierKind, RegExp> = {

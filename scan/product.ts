@@ -6,9 +6,9 @@ import { collapse, firstString, hasType, propEntities, propStrings, propValues, 
 import { currencySignals, elementPrice, findPrices, impliedCurrency, normaliseCurrency, parseStructuredPrice, sellingPrice, type SellingPrice } from './price.js';
 import { attributeCodes } from './attribute-codes.js';
 import { agreeingStatus, availabilityState, bestAvailability, normaliseAvailability } from './availability.js';
-import { buyBoxAvailability, buyBoxWindow } from './buy-box.js';
+import { asideLines, buyBoxAvailability, buyBoxWindow } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
-import { brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand } from './brand-text.js';
+import { brandInBreadcrumbs, brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand, titlePrefixLinked } from './brand-text.js';
 import { ID_LABELS, PLACEHOLDER, rowValue, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, labelledValues, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, type ProductIdentifier } from './identifier-labels.js';
 import { TITLE_WINDOW, hasPurchaseControl, isProductEntity, metaPrice, ogProduct, recognizeProductPage, titleIndex, type Recognition } from './recognize.js';
 
@@ -201,7 +201,7 @@ function cheapestOffer(offers: readonly Entity[]): Reading['price'] {
   let unreadable: Reading['price']; // "Call for price": kept as priceText only
   for (const o of offers) {
     for (const c of priceCandidates(o)) {
-      const value = parseStructuredPrice(c.text);
+      const value = parseStructuredPrice(c.text, c.currency);
       if (value === null) unreadable ??= { value: Number.NaN, text: c.text, currency: c.currency };
       else if (value === 0) zero ??= { value: 0, text: c.text, currency: c.currency };
       else if (best === undefined || value < best.value) best = { value, text: c.text, currency: c.currency };
@@ -229,7 +229,8 @@ function brandOf(members: readonly Entity[]): Reading['brand'] {
 function cleanBrand(raw: string): string | undefined {
   let s = collapse(raw);
   if (s.length > 25 && s.includes(':')) s = s.slice(s.lastIndexOf(':') + 1).trim();
-  return s !== '' && s.length <= 100 ? s : undefined;
+  // "Unbranded", "Generic", "N/A": the shop says there is no brand.
+  return s !== '' && s.length <= 100 && !PLACEHOLDER.test(s) ? s : undefined;
 }
 
 const GTIN_PROPS = ['gtin', 'gtin13', 'gtin12', 'gtin14', 'gtin8', 'isbn'];
@@ -287,12 +288,14 @@ function metaReading(page: PageFacts): Reading {
   if (images.length > 0) r.images = images;
   const amount = metaPrice(m);
   if (amount !== null) {
-    const value = parseStructuredPrice(amount);
-    r.price = { value: value ?? Number.NaN, text: amount, currency: metaFirst(m, 'product:price:currency', 'og:price:currency', 'product:sale_price:currency') };
+    const currency = metaFirst(m, 'product:price:currency', 'og:price:currency', 'product:sale_price:currency');
+    // The currency tells "12.990" in pesos (no decimals) from 12.99 in euros.
+    const value = parseStructuredPrice(amount, currency);
+    r.price = { value: value ?? Number.NaN, text: amount, currency };
   }
   r.currency = metaFirst(m, 'product:price:currency', 'og:price:currency') ?? undefined;
   r.availability = metaFirst(m, 'product:availability', 'og:availability') ?? undefined;
-  const brand = metaFirst(m, 'product:brand', 'og:brand');
+  const brand = cleanBrand(metaFirst(m, 'product:brand', 'og:brand') ?? '');
   if (brand) r.brand = { value: brand, isEntity: false };
   r.gtin = metaFirst(m, 'product:gtin', 'product:ean', 'product:upc', 'product:isbn', 'og:upc', 'og:ean', 'book:isbn') ?? undefined;
   r.mpn = metaFirst(m, 'product:mfr_part_no') ?? undefined;
@@ -431,7 +434,7 @@ function labelled(text: string, kind: LabelKind, anchor: number): string | undef
 }
 
 function notSeller(brand: string | undefined, sellers: ReadonlySet<string>): string | undefined {
-  return brand !== undefined && !isSellerName(brand, sellers) ? brand : undefined;
+  return brand !== undefined && !isSellerName(brand, sellers) && !PLACEHOLDER.test(brand.trim()) ? brand : undefined;
 }
 
 /**
@@ -463,7 +466,7 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
     const price = sellingPrice(window, signals) ?? elementPrice(page.priceTexts ?? [], signals, implied);
     if (price) r.price = price;
     // An agent takes a buy button, or a price with no stock warning near the title, as "can be bought now".
-    const stated = buyBoxAvailability(window, agreeingStatus);
+    const stated = buyBoxAvailability(window, agreeingStatus, asideLines(text, page.asideTexts ?? []));
     const guess: AvailabilityBasis | null = hasPurchaseControl(page) ? 'buy_button' : r.price ? 'price' : null;
     if (stated) [r.availability, r.availabilityBasis] = [stated, 'text'];
     else if (guess) [r.availability, r.availabilityBasis] = ['InStock', guess];
@@ -475,7 +478,13 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
   const brand =
     labelled(text, 'brand', from) ??
     labelled(text, 'maker', from) ??
-    [() => brandInLabelSentence(text, title), () => brandFromLinks(page, title), () => brandNextToTitle(text, anchor, title)].reduce<
+    [
+      () => brandInLabelSentence(text, title),
+      () => brandFromLinks(page, title),
+      () => brandInBreadcrumbs(page.breadcrumbs ?? [], title),
+      () => titlePrefixLinked(title, page.links),
+      () => brandNextToTitle(text, anchor, title),
+    ].reduce<
       string | undefined
     >((found, next) => found ?? notSeller(next(), sellers), undefined);
   if (brand) r.brand = { value: brand, isEntity: false };
