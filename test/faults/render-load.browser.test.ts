@@ -10,6 +10,7 @@ import { startChildServer } from '../support/child-server.js';
 import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
 import { chromiumAvailable } from '../helpers/browser.js';
+import { takeLoadTurn } from '../support/load-turn.js';
 
 const SCANS = 20;
 const RENDER_CONCURRENCY = 2;
@@ -64,6 +65,7 @@ function descendantsRssMiB(root: number): number {
 test('20 scans with rendering: every scan renders, reads stay fast, memory is stated', { timeout: 300_000 }, async (t) => {
   if (!chromiumAvailable(t)) return;
   if (!existsSync('/proc/self/status')) return t.skip('needs /proc to read resident memory');
+  await takeLoadTurn(t); // measured alone: no other load test's scans in its idle or loaded figures
   const stores: FixtureStore[] = [];
   for (let i = 0; i < SCANS + 1; i++) stores.push(await startStoreFrom(completeStore));
   t.after(() => Promise.all(stores.map((s) => s.close())));

@@ -9,6 +9,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startChildServer } from '../support/child-server.js';
 import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
+import { takeLoadTurn } from '../support/load-turn.js';
 
 const STORES = 40;
 const CONCURRENCY = 4;
@@ -72,6 +73,7 @@ function rssMiB(pid: number): number {
 
 test('40 concurrent heavy scans: the excess is 503 with Retry-After, memory stays bounded, reads stay fast', { timeout: 240_000 }, async (t) => {
   if (!existsSync('/proc/self/status')) return t.skip('needs /proc to read the service\'s resident set');
+  await takeLoadTurn(t); // measured alone: no other load test's scans in its idle or loaded figures
   const stores: FixtureStore[] = [];
   for (let i = 0; i < STORES + 1; i++) stores.push(await heavyStore());
   t.after(() => Promise.all(stores.map((s) => s.close())));
