@@ -10,4 +10,4 @@ export const PILLARS = [
 
 export type PillarId = (typeof PILLARS)[number]['id'];
 
-export const RUBRIC_VERSION = '2026-11.3';
+export const RUBRIC_VERSION = '2026-11.4';
