@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import type { Entity, EntityValue, FactSource, PageFacts, ProductFacts } from '../../scan/artifacts.js';
 import { parsePage } from '../../scan/html.js';
 import { extractProduct, isProductPage } from '../../scan/product.js';
-import { parsePrice } from '../../scan/price.js';
 import { normaliseType } from '../../scan/structured-data/index.js';
 import { readRealFixture, requireRealFixtures } from '../helpers/artifacts.js';
+import { agrees, FIELDS, ourPrediction, type Field, type GroundTruth } from '../helpers/benchmark-agreement.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The corpus's manifest, one row per page: what extraction must find ("~" prefix on a name = the name contains it).
@@ -436,10 +436,7 @@ for (const name of ['extruct-invalid-jsonld-js-comments-udn-news', 'extruct-inva
 // ---------------------------------------------------------------------------------------------------------------
 // product-extraction-benchmark: agreement with the human ground truth
 
-type GroundTruth = Record<string, Record<string, string[] | string>>;
 type Prediction = Record<string, Record<string, string | undefined>>;
-const FIELDS = ['price', 'currency', 'availability', 'brand', 'sku', 'gtin', 'mpn'] as const;
-type Field = (typeof FIELDS)[number];
 
 // The comparison rule, printed with the figures:
 const RULE = [
@@ -450,42 +447,6 @@ const RULE = [
   'sku / gtin / mpn: our value of that same field equals one annotated value, ignoring case, spaces and . - / _',
   'a field we leave empty counts as a disagreement; only annotated fields are counted',
 ];
-const SYMBOLS: Record<string, string[]> = {
-  '€': ['EUR'], '£': ['GBP'], '$': ['USD', 'CAD', 'AUD', 'NZD', 'ARS', 'MXN', 'CLP', 'COP', 'SGD', 'HKD', 'TWD'], 'R$': ['BRL'],
-};
-const ident = (s: string): string => s.toLowerCase().replace(/[\s./_-]/g, '');
-const stock = (s: string): string => (s === 'SoldOut' || s === 'Discontinued' ? 'OutOfStock' : s);
-
-function agrees(field: Field, truth: string, ours: string | undefined): boolean {
-  if (ours === undefined || ours === '') return false;
-  switch (field) {
-    case 'price': {
-      const a = parsePrice(truth);
-      const b = parsePrice(ours);
-      return a !== null && b !== null && Math.abs(a - b) <= 0.01;
-    }
-    case 'currency':
-      return (SYMBOLS[truth.trim()] ?? [truth.trim().toUpperCase()]).includes(ours.trim().toUpperCase());
-    case 'availability':
-      return stock(truth) === stock(ours);
-    case 'brand':
-      return truth.replace(/\s+/g, ' ').trim().toLowerCase() === ours.replace(/\s+/g, ' ').trim().toLowerCase();
-    default:
-      return ident(truth) === ident(ours);
-  }
-}
-
-function ourPrediction(p: ProductFacts | null): Record<string, string | undefined> {
-  return {
-    price: p?.price ? String(p.price.value) : undefined,
-    currency: p?.currency?.value,
-    availability: p?.availability?.value,
-    brand: p?.brand?.value,
-    sku: p?.sku?.value,
-    gtin: p?.gtin?.value,
-    mpn: p?.mpn?.value,
-  };
-}
 
 function score(truth: GroundTruth, predictions: Prediction, ids: string[]) {
   const perField = Object.fromEntries(FIELDS.map((f) => [f, { agree: 0, total: 0 }])) as Record<Field, { agree: number; total: number }>;
