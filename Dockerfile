@@ -19,6 +19,11 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data
 WORKDIR /app
+# Debian's Chromium for the browser view (CHROMIUM_PATH defaults to /usr/bin/chromium); without it scans say the
+# view was not run. It runs as the non-root user below, so its sandbox stays on.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends chromium \
+ && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
