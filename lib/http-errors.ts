@@ -33,20 +33,28 @@ export function sendError(res: Parameters<RequestHandler>[1], err: AppError): vo
   res.status(err.status).type('application/json').send(JSON.stringify(toErrorBody(err)));
 }
 
+/**
+ * Counts a failure of the store for the metrics, whichever surface met it (API, pages, console, MCP): the store
+ * unavailable (a 503 the caller may retry), or SQLite's own error behind a 500.
+ */
+export function countIfStoreError(metrics: ServiceMetrics | undefined, err: unknown): void {
+  if (isStoreUnavailable(err) || storeErrorCode(err)?.startsWith('SQLITE_')) countStoreError(metrics, err);
+}
+
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const appError = toAppError(err);
   const metrics = req.app?.locals.metrics as ServiceMetrics | undefined;
   res.locals.errorCode = appError?.code ?? 'INTERNAL_ERROR'; // named on the request's log line
   if (appError) {
     // An expected outcome (the store is down, the scanner full): a warning with the codes, no stack.
+    countIfStoreError(metrics, err);
     if (isStoreUnavailable(err)) {
-      countStoreError(metrics, err);
       req.log?.warn({ code: appError.code, storeCode: storeErrorCode(err), storeError: (err as Error).message }, appError.message);
     } else if (appError.status >= 500) req.log?.warn({ code: appError.code }, appError.message);
     sendError(res, appError);
     return;
   }
-  if (storeErrorCode(err)?.startsWith('SQLITE_')) countStoreError(metrics, err);
+  countIfStoreError(metrics, err);
   req.log?.error({ err, storeCode: storeErrorCode(err) }, 'unexpected error');
   sendError(res, new AppError('INTERNAL_ERROR', GENERIC_INTERNAL_MESSAGE));
 };

@@ -27,7 +27,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { z } from 'zod';
 import type { Config } from '../lib/config.js';
 import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from '../lib/errors.js';
-import { toAppError } from '../lib/http-errors.js';
+import { countIfStoreError, toAppError } from '../lib/http-errors.js';
 import type { StoreRepo } from '../store/repo.js';
 import { TOOLS } from '../tools/index.js';
 import { inlineTopLevel, type AnyTool, type ToolContext } from '../tools/tool.js';
@@ -209,6 +209,7 @@ function wrap(tool: AnyTool, contextFor: (tool: AnyTool) => ToolContext) {
       return { content: [{ type: 'text', text: renderText(tool, out.data) }], structuredContent: out.data };
     } catch (err) {
       const known = toAppError(err);
+      countIfStoreError(ctx.metrics, err);
       if (known && known.status < 500) return errorResult(known);
       // SDK 1.x would copy error.message into the result: only a generic message leaves the process.
       ctx.log.error({ err, tool: tool.name }, 'MCP tool failed');

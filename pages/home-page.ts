@@ -4,7 +4,8 @@
 // As on the API, only a form that starts a scan spends quota: the fields are checked before the limiter counts.
 import type { RequestHandler } from 'express';
 import { AppError, GENERIC_INTERNAL_MESSAGE } from '../lib/errors.js';
-import { toAppError } from '../lib/http-errors.js';
+import { countIfStoreError, toAppError } from '../lib/http-errors.js';
+import type { ServiceMetrics } from '../lib/metrics.js';
 import { VERTICALS } from '../schemas/params.js';
 import { PILLARS } from '../scan/pillars.js';
 import { CHECKS } from '../scan/registry.js';
@@ -322,6 +323,7 @@ export function scanFromForm(deps: RouterDeps): RequestHandler {
       if (res.headersSent || res.destroyed) return;
       await runGuard(peek, req, res).catch(() => undefined); // a refusal before the limiter: its headers, nothing spent
       const appError = toAppError(err);
+      countIfStoreError(req.app.locals.metrics as ServiceMetrics | undefined, err);
       if (!appError) req.log?.error({ err }, 'form scan failed unexpectedly');
       else if (appError.status >= 500) req.log?.warn({ code: appError.code }, appError.message);
       const plain = plainError(appError ?? new AppError('INTERNAL_ERROR', GENERIC_INTERNAL_MESSAGE), form);

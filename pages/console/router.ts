@@ -8,7 +8,8 @@ import type { StoreRepo } from '../../store/repo.js';
 import type { Guards } from '../../rest/limits.js';
 import { createMailer, type Mailer } from '../../accounts/mailer.js';
 import { GENERIC_INTERNAL_MESSAGE } from '../../lib/errors.js';
-import { toAppError } from '../../lib/http-errors.js';
+import { countIfStoreError, toAppError } from '../../lib/http-errors.js';
+import type { ServiceMetrics } from '../../lib/metrics.js';
 import { html } from '../html.js';
 import { CONSOLE_SCRIPT, CONSOLE_SCRIPT_PATH, publicConsolePage, sendConsolePage } from './layout.js';
 import { loadSession, requireAccount } from './session.js';
@@ -85,6 +86,7 @@ function pruneNowAndThen(store: StoreRepo): express.RequestHandler {
 const consoleErrors: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
   const appError = toAppError(err);
+  countIfStoreError(req.app.locals.metrics as ServiceMetrics | undefined, err);
   if (!appError) req.log?.error({ err }, 'console page failed unexpectedly');
   const status = (appError as { status?: number } | null)?.status ?? 500;
   const heading = status === 403 ? 'Request refused' : status >= 500 ? 'Something went wrong on our side' : 'That request did not work';

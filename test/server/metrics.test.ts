@@ -7,6 +7,9 @@ import assert from 'node:assert/strict';
 import { call as get, startApp } from '../helpers/start-app.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
+import { SqliteRepo } from '../../store/sqlite.js';
+import { StoreUnavailableError } from '../../lib/store-failure.js';
+import { connectMcp } from '../helpers/mcp-client.js';
 
 /** The value of one sample line of the exposition, e.g. `store_readiness_scans_total{outcome="ok"}`. */
 function sample(text: string, name: string): number | undefined {
@@ -67,4 +70,21 @@ test('/metrics is closed to callers METRICS_ALLOW does not name, even with a for
   const res = await get(`${app.url}/metrics`, { headers: { 'x-forwarded-for': '10.1.2.3', accept: 'text/plain' } });
   assert.equal(res.status, 404);
   assert.doesNotMatch(res.text, /store_readiness_|process_cpu/);
+});
+
+test('store failures met by a page and by an MCP tool are counted by class and code, as on the API', async (t) => {
+  const repo = new SqliteRepo(':memory:');
+  const app = await startApp(t, {}, { store: repo });
+  // The index page meets SQLite's own error (a 500 page); an MCP tool meets a store it cannot reach (a 503 result).
+  repo.countStores = () => Promise.reject(Object.assign(new Error('constraint failed'), { code: 'SQLITE_CONSTRAINT' }));
+  repo.latestByHost = () => Promise.reject(new StoreUnavailableError('the store is closed'));
+  const page = await get(`${app.url}/index`, { headers: { accept: 'text/html' } });
+  assert.equal(page.status, 500);
+  const client = await connectMcp(t, app);
+  const called = await client.callTool({ name: 'check_merchant_readiness', arguments: { host: 'shop.example' } });
+  assert.equal(called.isError, true);
+
+  const res = await get(`${app.url}/metrics`);
+  assert.equal(sample(res.text, 'store_readiness_store_errors_total{class="other",code="SQLITE_CONSTRAINT"}'), 1);
+  assert.equal(sample(res.text, 'store_readiness_store_errors_total{class="unavailable",code="none"}'), 1);
 });
