@@ -11,32 +11,12 @@ import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
 import { chromiumAvailable } from '../helpers/browser.js';
 import { takeLoadTurn } from '../support/load-turn.js';
+import { p99, rssMiB, timedGet } from '../support/load-figures.js';
 
 const SCANS = 20;
 const RENDER_CONCURRENCY = 2;
 /** The service's own process stays under the scan-load test's bound; Chromium's processes are stated beside it. */
 const RSS_BOUND_MIB = 1024;
-
-function p99(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
-}
-
-async function timedGet(url: string): Promise<number> {
-  const t0 = performance.now();
-  const res = await fetch(url);
-  await res.arrayBuffer();
-  assert.equal(res.status, 200, url);
-  return performance.now() - t0;
-}
-
-function rssMiB(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0; // the process ended while being read
-  }
-}
 
 /** Resident memory of every process below `root` (the service's Chromium, its renderers and helpers). */
 function descendantsRssMiB(root: number): number {

@@ -5,11 +5,12 @@
 // LOAD_LOG=1 prints the figures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { startChildServer } from '../support/child-server.js';
 import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
 import { takeLoadTurn } from '../support/load-turn.js';
+import { p99, rssMiB, timedGet } from '../support/load-figures.js';
 
 const STORES = 40;
 const CONCURRENCY = 4;
@@ -51,24 +52,6 @@ async function heavyStore(): Promise<FixtureStore> {
     '/products/item-1': { body: pages[2], headers: html },
     '/robots.txt': { body: 'User-agent: *\nAllow: /\n', headers: { 'content-type': 'text/plain' } },
   });
-}
-
-function p99(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
-}
-
-async function timedGet(url: string): Promise<number> {
-  const t0 = performance.now();
-  const res = await fetch(url);
-  await res.arrayBuffer();
-  assert.equal(res.status, 200, url);
-  return performance.now() - t0;
-}
-
-function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 test('40 concurrent heavy scans: the excess is 503 with Retry-After, memory stays bounded, reads stay fast', { timeout: 240_000 }, async (t) => {
