@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, type Config } from '../lib/config.js';
 import { createLogger } from '../lib/log.js';
 import { createMetrics } from '../lib/metrics.js';
 import { createApp } from './app.js';
+import { exitOnUncaughtErrors } from './fatal.js';
 import { createRepo, SchemaVersionError, StoreFileError } from '../store/index.js';
 import { SqliteRepo } from '../store/sqlite.js';
 import type { StoreRepo } from '../store/repo.js';
@@ -139,6 +140,7 @@ function listenFailure(err: NodeJS.ErrnoException, config: Config): Error {
 async function main(): Promise<void> {
   // Until the configuration is read, failures are written at the default level, as JSON like every other line.
   const early = pino();
+  exitOnUncaughtErrors(early); // from here on, an error nothing caught is one fatal line and exit 1
   let running: Running;
   let config: Config;
   try {

@@ -486,3 +486,19 @@ export function usageSumPipeline(key: string, periods: string[]): Document[] {
 export function usagePruneFilter(periodsBefore: string): Filter<UsageDoc> {
   return { period: { $lt: periodsBefore } };
 }
+
+/** The readiness probe's one document, in `health_probe`: /readyz on every instance writes the time of its probe. */
+export interface HealthDoc {
+  _id: string;
+  at: Date;
+}
+
+export const HEALTH_PROBE_ID = 'readiness';
+
+export function healthProbeFilter(): Filter<HealthDoc> {
+  return { _id: { $eq: HEALTH_PROBE_ID } };
+}
+
+export function healthProbeWrite(at: Date): UpdateFilter<HealthDoc> {
+  return { $set: { at } };
+}

@@ -24,7 +24,7 @@ import type { ClientSession, Collection, Db, MongoClientOptions, TransactionOpti
 import * as Q from './mongo-queries.js';
 import { MongoMonitoring } from './mongo-monitoring.js';
 import { scanOutboxField } from './mongo-monitoring-queries.js';
-import type { ApiKeyDoc, BandDoc, BucketDoc, CounterDoc, DelistedDoc, LatestDoc, ScanDoc, UsageDoc } from './mongo-queries.js';
+import type { ApiKeyDoc, BandDoc, BucketDoc, CounterDoc, DelistedDoc, HealthDoc, LatestDoc, ScanDoc, UsageDoc } from './mongo-queries.js';
 import type {
   ApiKeyRecord,
   LatestEntry,
@@ -39,9 +39,12 @@ import type {
 import { assertVertical, HOST_PREFIX_MAX } from './repo.js';
 import { MongoAccounts } from './mongo-accounts.js';
 import type { MongoRunner } from './mongo-runner.js';
+import { StoreUnavailableError } from '../lib/store-failure.js';
 
 /** Server-side limit of one read, and the client-side limits derived from it. */
 export const STORE_TIMEOUT_MS = 5000;
+/** How long the readiness probe may take: a deployment that neither takes nor refuses its write by then is not ready. */
+export const READY_TIMEOUT_MS = 2000;
 const TX_ATTEMPTS = 8;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TX_OPTIONS: TransactionOptions = {
@@ -205,6 +208,9 @@ export class MongoRepo implements StoreRepo {
   readonly monitoring: MongoMonitoring;
   private readonly buckets: Collection<BucketDoc>;
   private readonly bands: Collection<BandDoc>;
+  private readonly health: Collection<HealthDoc>;
+  /** The readiness probe within its bound, shared by the /readyz calls that arrive meanwhile. */
+  private probe: Promise<void> | undefined;
   /** A replica set or sharded cluster: multi-document transactions, and with them the score histogram. */
   private transactions = false;
   readonly accounts: MongoAccounts;
@@ -222,6 +228,7 @@ export class MongoRepo implements StoreRepo {
     this.monitoring = new MongoMonitoring(this.db, (host) => this.isDelisted(host), runner);
     this.buckets = this.db.collection<BucketDoc>('score_buckets');
     this.bands = this.db.collection<BandDoc>('score_bands');
+    this.health = this.db.collection<HealthDoc>('health_probe');
     this.accounts = new MongoAccounts(this.db, runner);
   }
 
@@ -298,8 +305,38 @@ export class MongoRepo implements StoreRepo {
     await this.client.close();
   }
 
+  /**
+   * Ready means readable and writable, as in SQLite: read and write the probe document on the primary with the
+   * majority acknowledgement every write of the service asks for. A deployment that answers but takes no write (no
+   * primary, no majority, out of space, a read-only user) is not ready. Bounded by READY_TIMEOUT_MS whatever the
+   * driver would wait; calls that arrive while a probe runs share it, and one past its bound is left to the driver's
+   * own time limits while the next call starts afresh.
+   */
   async ping(): Promise<void> {
-    await this.db.command({ ping: 1 });
+    this.probe ??= this.boundedProbe();
+    await this.probe;
+  }
+
+  private boundedProbe(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new StoreUnavailableError(`MongoRepo: the readiness write got no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+    });
+    // race() also handles the write's late rejection, so a write past its bound never ends as an unhandled one.
+    return Promise.race([this.writeProbe(), late]).finally(() => {
+      clearTimeout(timer);
+      this.probe = undefined;
+    });
+  }
+
+  private async writeProbe(): Promise<void> {
+    await retryOnDuplicate(() =>
+      this.health.findOneAndUpdate(Q.healthProbeFilter(), Q.healthProbeWrite(new Date()), {
+        upsert: true,
+        maxTimeMS: READY_TIMEOUT_MS,
+        writeConcern: { w: 'majority', wtimeoutMS: READY_TIMEOUT_MS },
+      }),
+    );
   }
 
   async allocateScanId(): Promise<number> {

@@ -114,7 +114,7 @@ export interface StoreRepo {
   readonly monitoring: MonitoringRepo; // history, ownership, monitors, webhooks
   init(): Promise<void>; // idempotent schema and indexes
   close(): Promise<void>;
-  ping(): Promise<void>; // throws when the store cannot be reached
+  ping(): Promise<void>; // the readiness probe: throws, within a few seconds, when the store cannot be read or take a write
 
   allocateScanId(): Promise<number>; // integer ids, strictly increasing
   saveScan(scan: ScanRecord): Promise<void>; // insert; move `latest` only when newer and a public entry; one transaction where possible

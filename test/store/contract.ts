@@ -77,6 +77,9 @@ function referenceWindow(
   return { rank: rankOf(sorted[i].score), total: sorted.length, rows };
 }
 
+/** Makes the repository's database refuse every write from now on (reads still work); returns the undo. */
+export type RefuseWritesHook = (repo: StoreRepo) => Promise<() => Promise<void>>;
+
 /** A test body run on a fresh repository, closed afterwards whatever the body did. */
 export function withRepoOf(makeRepo: () => Promise<StoreRepo>) {
   return (fn: (repo: StoreRepo) => Promise<void>) => async () => {
@@ -92,7 +95,7 @@ export function withRepoOf(makeRepo: () => Promise<StoreRepo>) {
 export function runStoreRepoContract(
   name: string,
   makeRepo: () => Promise<StoreRepo>,
-  opts: { skip?: string | false; sibling?: SiblingHook } = {},
+  opts: { skip?: string | false; sibling?: SiblingHook; refuseWrites?: RefuseWritesHook } = {},
 ): void {
   if (opts.skip) {
     // A skipped test (rather than a skipped suite) is what node's summary counts and prints the reason of.
@@ -106,6 +109,17 @@ export function runStoreRepoContract(
 
   describe(name, () => {
     it('ping answers', withRepo(async (repo) => {
+      await repo.ping();
+    }));
+
+    it('a store that refuses writes is not ready (ping rejects), and ready again once it takes them', { skip: !opts.refuseWrites && 'no refuseWrites hook' }, withRepo(async (repo) => {
+      await repo.ping();
+      const restore = await opts.refuseWrites!(repo);
+      try {
+        await assert.rejects(repo.ping());
+      } finally {
+        await restore();
+      }
       await repo.ping();
     }));
 

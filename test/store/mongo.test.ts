@@ -5,6 +5,7 @@ import { after } from 'node:test';
 import { MongoClient } from 'mongodb';
 import { MongoRepo } from '../../store/mongo.js';
 import { runStoreRepoContract } from './contract.js';
+import type { StoreRepo } from '../../store/repo.js';
 import { runMonitoringContract } from './monitoring-contract.js';
 import { runAccountRepoContract } from './accounts-contract.js';
 
@@ -37,11 +38,28 @@ if (uri) {
   });
 }
 
+/**
+ * Every write to the readiness probe's collection fails validation (DocumentValidationFailure): the server refuses
+ * it as it would without a primary or with a read-only user, while reads and ping still answer.
+ */
+async function refuseWrites(repo: StoreRepo): Promise<() => Promise<void>> {
+  const client = new MongoClient(uri!, { serverSelectionTimeoutMS: 2500 });
+  const db = client.db(dbOf.get(repo)!);
+  await db.command({ collMod: 'health_probe', validator: { _id: { $exists: false } } });
+  return async () => {
+    try {
+      await db.command({ collMod: 'health_probe', validator: {} });
+    } finally {
+      await client.close();
+    }
+  };
+}
+
 runStoreRepoContract(
   'MongoRepo',
   openFresh,
   // A second client on the same database stands for a second service instance.
-  { skip: !uri && 'MONGODB_URI not set', sibling: (repo) => open(dbOf.get(repo)!) },
+  { skip: !uri && 'MONGODB_URI not set', sibling: (repo) => open(dbOf.get(repo)!), refuseWrites },
 );
 
 runMonitoringContract(

@@ -9,6 +9,7 @@ import { createRepo } from '../../store/index.js';
 import Database from 'better-sqlite3';
 import { HOSTS_BY_PREFIX_SQL, SqliteRepo } from '../../store/sqlite.js';
 import { runStoreRepoContract } from './contract.js';
+import type { StoreRepo } from '../../store/repo.js';
 import { runMonitoringContract } from './monitoring-contract.js';
 import { runAccountRepoContract } from './accounts-contract.js';
 
@@ -22,7 +23,14 @@ async function inMemory(): Promise<SqliteRepo> {
   return repo;
 }
 
-runStoreRepoContract('SqliteRepo (:memory:)', inMemory);
+/** The connection turns read-only (SQLITE_READONLY on every write), as a file the process may not write. */
+async function refuseWrites(repo: StoreRepo): Promise<() => Promise<void>> {
+  const db = (repo as unknown as { db: Database.Database }).db;
+  db.pragma('query_only = ON');
+  return async () => void db.pragma('query_only = OFF');
+}
+
+runStoreRepoContract('SqliteRepo (:memory:)', inMemory, { refuseWrites });
 
 // Two adapters on one file stand for two service instances on one store.
 const fileOf = new WeakMap<object, string>();
@@ -35,6 +43,7 @@ async function openFile(file: string): Promise<SqliteRepo> {
 
 runStoreRepoContract('SqliteRepo (file)', () => openFile(join(dir, `contract-${++files}.db`)), {
   sibling: (repo) => openFile(fileOf.get(repo)!),
+  refuseWrites,
 });
 
 runMonitoringContract('SqliteRepo (:memory:)', inMemory);

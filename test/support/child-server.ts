@@ -33,6 +33,7 @@ export interface ChildServerOptions {
   env?: Record<string, string>;
   dataDir?: string; // a fresh temp folder when omitted
   startTimeoutMs?: number; // default 90 s (tsx compiles the service on a cold start; the machine may be busy)
+  imports?: string[]; // more modules for `node --import`, loaded before the service (paths from the project root)
 }
 
 const KEEP = 64 * 1024;
@@ -53,7 +54,7 @@ export async function startChildServer(opts: ChildServerOptions = {}): Promise<C
   };
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', './test/support/loopback-guard.ts', 'server/main.ts'],
+    ['--import', 'tsx', '--import', './test/support/loopback-guard.ts', ...(opts.imports ?? []).flatMap((m) => ['--import', m]), 'server/main.ts'],
     { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
