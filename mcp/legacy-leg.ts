@@ -14,9 +14,11 @@ export function jsonLegacyLeg(factory: () => McpServer): LegacyHttpHandler {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      const headers = new Headers(request.headers);
-      headers.set('accept', ACCEPT_BOTH); // the answer is JSON whatever the client accepts, as it always was
-      return await transport.handleRequest(new Request(request, { headers }), options);
+      // The answer is JSON whatever the client accepts, as it always was. The request is this exchange's own (the
+      // Node adapter builds one per HTTP request), so its headers are set in place: a copy of the Request would
+      // pipe its body through a new stream and cost more than a tenth of the call.
+      request.headers.set('accept', ACCEPT_BOTH);
+      return await transport.handleRequest(request, options);
     } finally {
       void server.close().catch(() => {});
     }
