@@ -12,11 +12,15 @@ const LAYERS = {
   accounts: ['lib', 'schemas', 'store'],
   monitoring: ['lib', 'schemas', 'scan', 'store', 'accounts'],
   tools: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring'],
-  rest: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring', 'tools'],
-  mcp: ['lib', 'schemas', 'scan', 'store', 'tools', 'rest'],
-  pages: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring', 'tools', 'rest', 'mcp'],
-  'well-known': ['lib', 'schemas', 'scan', 'store', 'tools', 'rest', 'mcp', 'pages'],
-  server: ['lib', 'schemas', 'scan', 'store', 'render', 'accounts', 'monitoring', 'tools', 'rest', 'mcp', 'pages', 'well-known'],
+  // The express side of a tool call (its context, running a guard, 405), shared by the HTTP surfaces below it.
+  http: ['lib', 'schemas', 'store', 'tools'],
+  // The three surfaces sit side by side: none imports another (mcp/ and pages/ list no rest/).
+  rest: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring', 'tools', 'http'],
+  mcp: ['lib', 'schemas', 'scan', 'store', 'tools', 'http'],
+  pages: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring', 'tools', 'http'],
+  // The documents describe the API from its route table and OpenAPI, never from its router; MCP from tools/.
+  'well-known': ['lib', 'schemas', 'scan', 'store', 'tools', 'http', 'rest', 'pages'],
+  server: ['lib', 'schemas', 'scan', 'store', 'render', 'accounts', 'monitoring', 'tools', 'http', 'rest', 'mcp', 'pages', 'well-known'],
 };
 const FOLDERS = Object.keys(LAYERS);
 const any = (names) => `^(${names.join('|')})/`;
@@ -33,6 +37,13 @@ module.exports = {
       from: { path: `^${folder}/` },
       to: { path: any(FOLDERS), pathNot: any([folder, ...LAYERS[folder]]) },
     })),
+    {
+      name: 'well-known-reads-no-router',
+      comment: 'the documents read the route table (rest/routes.ts) and OpenAPI, never the express router that serves them',
+      severity: 'error',
+      from: { path: '^well-known/' },
+      to: { path: '^rest/router\\.ts$' },
+    },
     {
       name: 'scan-knows-no-http-mcp-or-database',
       comment: 'scan/ is the audit engine: it fetches stores through its own fetcher and answers plain data',

@@ -1,12 +1,7 @@
-// One error type for the whole service, its HTTP status table, and the JSON error body of the API.
+// One error type for the whole service, its HTTP status table, and the JSON error body of the API (its zod
+// schema, which OpenAPI publishes as components.schemas.Error / NextAction, and its type, inferred from it).
 // Handlers throw AppError; the edges (REST middleware, MCP adapter) translate it. Nothing else decides a status.
-
-export type NextAction = {
-  method: string;
-  endpoint: string;
-  params?: Record<string, unknown>;
-  description: string;
-};
+import { z } from 'zod';
 
 export const ERROR_STATUS = {
   MISSING_URL: 400,
@@ -30,6 +25,30 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+export const NextAction = z
+  .object({
+    method: z.string().describe('HTTP method of the suggested call, e.g. "GET".'),
+    endpoint: z.string().describe('Path of the suggested call, e.g. "/api/v1/scan".'),
+    params: z.record(z.string(), z.unknown()).optional().describe('Suggested arguments for the call.'),
+    description: z.string().describe('What the suggested call does and why it helps.'),
+  })
+  .describe('Machine-parseable hint: the call that resolves this error.')
+  .meta({ id: 'NextAction' });
+export type NextAction = z.output<typeof NextAction>;
+
+export const ErrorBody = z
+  .object({
+    code: z.enum(ERROR_CODES).describe('Stable error code to branch on; the message may change between versions.'),
+    message: z.string().describe('Human-readable explanation; says so when a rate limit was hit.'),
+    error: z.string().optional().describe('Legacy copy of message, kept for backward compatibility.'),
+    next_action: NextAction.optional(),
+  })
+  .describe('Every error answer of the service, never an HTML page.')
+  .meta({ id: 'Error' });
+export type ErrorBody = z.output<typeof ErrorBody>;
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly nextAction?: NextAction;
@@ -48,13 +67,6 @@ export class AppError extends Error {
     return ERROR_STATUS[this.code];
   }
 }
-
-export type ErrorBody = {
-  code: ErrorCode;
-  message: string;
-  error: string;
-  next_action?: NextAction;
-};
 
 export function toErrorBody(err: AppError): ErrorBody {
   const body: ErrorBody = { code: err.code, message: err.message, error: err.message };

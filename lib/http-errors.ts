@@ -1,6 +1,8 @@
-// Translates every error into the API's JSON error body: AppError as is, body-parser failures as
-// INVALID_BODY / PAYLOAD_TOO_LARGE, anything else as a generic 500 whose stack stays in the log.
+// Translates every error into what a caller is shown (answerableError, the rule every surface follows) and the
+// API's JSON error body: AppError as is, body-parser failures as INVALID_BODY / PAYLOAD_TOO_LARGE, anything else
+// as a generic 500 whose stack stays in the log.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
 import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from './errors.js';
 import { isStoreUnavailable } from './store-failure.js';
 import { countStoreError, storeErrorCode, type ServiceMetrics } from './metrics.js';
@@ -41,22 +43,36 @@ export function countIfStoreError(metrics: ServiceMetrics | undefined, err: unkn
   if (isStoreUnavailable(err) || storeErrorCode(err)?.startsWith('SQLITE_')) countStoreError(metrics, err);
 }
 
-export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  const appError = toAppError(err);
-  const metrics = req.app?.locals.metrics as ServiceMetrics | undefined;
-  res.locals.errorCode = appError?.code ?? 'INTERNAL_ERROR'; // named on the request's log line
-  if (appError) {
-    // An expected outcome (the store is down, the scanner full): a warning with the codes, no stack.
-    countIfStoreError(metrics, err);
-    if (isStoreUnavailable(err)) {
-      req.log?.warn({ code: appError.code, storeCode: storeErrorCode(err), storeError: (err as Error).message }, appError.message);
-    } else if (appError.status >= 500) req.log?.warn({ code: appError.code }, appError.message);
-    sendError(res, appError);
-    return;
-  }
+export interface ErrorWitness {
+  log?: Pick<Logger, 'warn' | 'error'>;
+  metrics?: ServiceMetrics;
+}
+
+/**
+ * The one rule for what an error becomes in an answer, on every surface (the API's JSON body, an MCP tool result
+ * or JSON-RPC error, a page): a known error (AppError, or one toAppError recognises) is the caller's to see; a
+ * known one of 500 or more is an expected outcome (the store is down, the scanner full) and leaves a warning; any
+ * other error is logged with its stack and answered with the generic message. A failure of the store is counted
+ * for the metrics whichever surface met it.
+ */
+export function answerableError(err: unknown, { log, metrics }: ErrorWitness): AppError {
   countIfStoreError(metrics, err);
-  req.log?.error({ err, storeCode: storeErrorCode(err) }, 'unexpected error');
-  sendError(res, new AppError('INTERNAL_ERROR', GENERIC_INTERNAL_MESSAGE));
+  const known = toAppError(err);
+  if (known && known.status < 500) return known;
+  if (known) {
+    if (isStoreUnavailable(err)) log?.warn({ code: known.code, storeCode: storeErrorCode(err), storeError: (err as Error).message }, known.message);
+    else log?.warn({ code: known.code }, known.message);
+    return known;
+  }
+  log?.error({ err, storeCode: storeErrorCode(err) }, 'unexpected error');
+  return new AppError('INTERNAL_ERROR', GENERIC_INTERNAL_MESSAGE);
+}
+
+/** The API's adapter of answerableError: the error as the JSON error body. */
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const shown = answerableError(err, { log: req.log, metrics: req.app?.locals.metrics as ServiceMetrics | undefined });
+  res.locals.errorCode = shown.code; // named on the request's log line
+  sendError(res, shown);
 };
 
 /** Unknown paths under /api answer JSON 404, never an HTML page. */

@@ -14,7 +14,6 @@ import {
   ProtocolErrorCode,
   ResourceTemplate,
   completable,
-  SUPPORTED_PROTOCOL_VERSIONS,
   createMcpHandler,
   isLegacyRequest,
   type McpHandlerRequestOptions,
@@ -27,12 +26,14 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { z } from 'zod';
 import type { Config } from '../lib/config.js';
 import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from '../lib/errors.js';
-import { countIfStoreError, toAppError } from '../lib/http-errors.js';
+import { answerableError, type ErrorWitness } from '../lib/http-errors.js';
 import type { StoreRepo } from '../store/repo.js';
-import { TOOLS } from '../tools/index.js';
+import type { ServiceMetrics } from '../lib/metrics.js';
+import type { AppState } from '../tools/app-state.js';
+import { MCP_CAPABILITIES, MCP_INSTRUCTIONS, MCP_SERVER_INFO, mcpTools } from '../tools/mcp-tools.js';
 import { inlineTopLevel, type AnyTool, type ToolContext } from '../tools/tool.js';
-import { toolContext } from '../rest/router.js';
-import { SERVICE_VERSION } from '../lib/version.js';
+import { requestContext } from '../http/request-context.js';
+import { invoke } from '../tools/invoke.js';
 import { MCP_BODY_LIMIT_BYTES, MCP_PATH } from '../lib/links.js';
 import { RESOURCES, RESOURCE_TEMPLATES } from '../tools/resources/index.js';
 import type { AnyResourceTemplate, Completion, PublicDocuments, ReadContext, ResourceDef } from '../tools/resources/resource.js';
@@ -46,21 +47,6 @@ import { carriesStoreText, quotedStoreText, UNTRUSTED_NOTE } from './untrusted-t
 /** Deepest JSON nesting accepted; real MCP messages stay under 10. Checked on the raw bytes before JSON.parse. */
 export const MCP_MAX_JSON_DEPTH = 64;
 
-/** The current MCP revision, served through the SDK's per-request handler. */
-export const MCP_CURRENT_REVISION = '2026-07-28';
-
-export const MCP_SERVER_INFO = { name: 'store-readiness', title: 'Store Readiness', version: SERVICE_VERSION };
-export const MCP_INSTRUCTIONS =
-  'Agent-readiness scores of e-commerce stores: can an AI shopping agent find, understand and buy there? ' +
-  'These tools read stored scan results only and never contact or scan a store. A store that was never scanned ' +
-  'returns an error whose next_action names the scan endpoint, which is meant for merchants auditing their own store.';
-
-/** The protocol revisions POST /mcp serves: the current one, and the 2025 ones (and older) through the 2025 leg. */
-export const MCP_REVISIONS: readonly string[] = [MCP_CURRENT_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS];
-
-/** The tools MCP lists, in tools/index.ts order. */
-export const mcpTools = (): AnyTool[] => TOOLS.filter((t) => t.expose.includes('mcp'));
-
 export interface McpDeps {
   config: Config;
   store: StoreRepo;
@@ -68,6 +54,10 @@ export interface McpDeps {
   /** The public documents the resources serve, rendered by the layers above (server/app.ts hands them in). */
   documents: PublicDocuments;
   scanOverrides?: ToolContext['scanOverrides'];
+  /** The app's state, carried by every tool context. */
+  state: AppState;
+  /** Counts the store failures met by resource reads and prompts (tools count through their context). */
+  metrics?: ServiceMetrics;
 }
 
 type JsonRpcId = string | number | null;
@@ -196,24 +186,20 @@ const errorResult = (err: AppError): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(toErrorBody(err)) }],
 });
 
-/** The handler adapter: plain data → content + structuredContent; AppError → isError with next_action; else generic. */
+/** The tool adapter: plain data → content + structuredContent; an error → isError with the body lib/http-errors.ts answerableError shows. */
 function wrap(tool: AnyTool, contextFor: (tool: AnyTool) => ToolContext) {
   return async (args: unknown): Promise<CallToolResult> => {
-    const ctx = contextFor(tool);
+    let ctx: ToolContext | undefined;
     try {
-      const data = await tool.handler(args, ctx);
+      const { value } = await invoke(tool, args, { context: () => (ctx = contextFor(tool)) });
       // Parse (not just check) so structuredContent holds exactly the declared fields: the output schema the
       // client validates against says additionalProperties: false.
-      const out = tool.output.safeParse(data);
+      const out = tool.output.safeParse(value);
       if (!out.success) throw new Error(`${tool.name} returned data that does not match its output schema: ${out.error.message}`);
       return { content: [{ type: 'text', text: renderText(tool, out.data) }], structuredContent: out.data };
     } catch (err) {
-      const known = toAppError(err);
-      countIfStoreError(ctx.metrics, err);
-      if (known && known.status < 500) return errorResult(known);
-      // SDK 1.x would copy error.message into the result: only a generic message leaves the process.
-      ctx.log.error({ err, tool: tool.name }, 'MCP tool failed');
-      return errorResult(known ?? new AppError('INTERNAL_ERROR', GENERIC_INTERNAL_MESSAGE));
+      // SDK 1.x would copy error.message into the result: only what the rule shows leaves the process.
+      return errorResult(answerableError(err, { log: ctx?.log, metrics: ctx?.metrics }));
     }
   };
 }
@@ -278,16 +264,18 @@ const rpcError = (code: number, message: string, data?: unknown): Error => new P
  */
 const RESOURCE_NOT_FOUND = -32002;
 
-/** Runs a resource read or prompt render: AppError → JSON-RPC error carrying the tools' error body; else generic. */
-async function answering<T>(log: Logger, what: string, run: () => Promise<T>): Promise<T> {
+/**
+ * Runs a resource read or prompt render, the JSON-RPC adapter of lib/http-errors.ts answerableError: an error
+ * under 500 → a JSON-RPC error carrying the tools' error body; anything else → the generic internal error.
+ */
+async function answering<T>(witness: ErrorWitness, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    const known = toAppError(err);
-    if (known && known.status < 500) {
-      throw rpcError(known.status === 404 ? RESOURCE_NOT_FOUND : ProtocolErrorCode.InvalidParams, known.message, toErrorBody(known));
+    const shown = answerableError(err, witness);
+    if (shown.status < 500) {
+      throw rpcError(shown.status === 404 ? RESOURCE_NOT_FOUND : ProtocolErrorCode.InvalidParams, shown.message, toErrorBody(shown));
     }
-    log.error({ err, what }, 'MCP read failed');
     throw rpcError(ProtocolErrorCode.InternalError, GENERIC_INTERNAL_MESSAGE);
   }
 }
@@ -313,10 +301,10 @@ function decodeVariables(vars: Record<string, string | string[]>): Record<string
 }
 
 /** Registers every resource and resource template. The only place resource declarations meet the SDK. */
-export function registerResources(server: McpServer, resources: ResourceDef[], templates: AnyResourceTemplate[], ctx: ReadContext, log: Logger): void {
+export function registerResources(server: McpServer, resources: ResourceDef[], templates: AnyResourceTemplate[], ctx: ReadContext, witness: ErrorWitness): void {
   for (const r of resources) {
     server.registerResource(r.name, r.uri, { title: r.title, description: r.description, mimeType: r.mimeType }, async (uri) => ({
-      contents: [{ uri: uri.href, mimeType: r.mimeType, text: await answering(log, r.name, () => r.read(ctx)) }],
+      contents: [{ uri: uri.href, mimeType: r.mimeType, text: await answering(witness, () => r.read(ctx)) }],
     }));
   }
   for (const t of templates) {
@@ -326,14 +314,14 @@ export function registerResources(server: McpServer, resources: ResourceDef[], t
     server.registerResource(t.name, template, { title: t.title, description: t.description, mimeType: t.mimeType }, async (uri, vars) => {
       const parsed = t.variables.safeParse(decodeVariables(vars));
       if (!parsed.success) throw invalid(parsed.error);
-      const text = await answering(log, t.name, () => t.read(parsed.data, ctx));
+      const text = await answering(witness, () => t.read(parsed.data, ctx));
       return { contents: [{ uri: uri.href, mimeType: t.mimeType, text: t.storeText ? `${UNTRUSTED_NOTE}\n\n${text}` : text }] };
     });
   }
 }
 
 /** Registers every prompt: zod arguments (with completion where declared), the rendered text as one user message. */
-export function registerPrompts(server: McpServer, prompts: AnyPrompt[], ctx: ReadContext, log: Logger): void {
+export function registerPrompts(server: McpServer, prompts: AnyPrompt[], ctx: ReadContext, witness: ErrorWitness): void {
   for (const p of prompts) {
     const shape: Record<string, z.ZodType> = {};
     for (const [name, field] of Object.entries(p.args.shape as Record<string, z.ZodType>)) {
@@ -342,7 +330,7 @@ export function registerPrompts(server: McpServer, prompts: AnyPrompt[], ctx: Re
       shape[name] = kind ? completable(field.describe(field.description ?? ''), completer(kind, ctx.store)) : field;
     }
     server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: shape }, async (args: unknown) => ({
-      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: await answering(log, p.name, () => p.render(args, ctx)) } }],
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: await answering(witness, () => p.render(args, ctx)) } }],
     }));
   }
 }
@@ -367,21 +355,15 @@ const CACHE_HINTS = {
 } as const;
 
 /**
- * The lists never change while the process runs (a new list comes with a new release), so no list_changed is ever
- * sent: said here, a 2026-07-28 subscriptions/listen is acknowledged with none of them, and a 2025 client is told
- * not to wait for one.
- */
-export const MCP_CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false }, completions: {} };
-
-/**
  * The one server definition both revisions are served from: every tool, resource, prompt and completion. The SDK's
  * per-request handler takes one server per request; idle ones are reused (mcp/server-pool.ts).
  */
 function buildServer(deps: McpDeps, contextFor: (tool: AnyTool) => ToolContext, readContext: ReadContext): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS, capabilities: MCP_CAPABILITIES, maxToolInputElements: 1000, cacheHints: CACHE_HINTS });
   registerTools(server, mcpTools(), contextFor);
-  registerResources(server, RESOURCES, RESOURCE_TEMPLATES, readContext, deps.log);
-  registerPrompts(server, PROMPTS, readContext, deps.log);
+  const witness = { log: deps.log, metrics: deps.metrics };
+  registerResources(server, RESOURCES, RESOURCE_TEMPLATES, readContext, witness);
+  registerPrompts(server, PROMPTS, readContext, witness);
   return server;
 }
 
@@ -421,7 +403,7 @@ export function mcpRouter(deps: McpDeps): Router {
 
   // Only a tool that reaches out (open world) has work worth cancelling when the client goes away.
   const contextFor = (req: Request, res: Response) => (tool: AnyTool): ToolContext =>
-    toolContext(req, res, deps, tool.annotations.openWorldHint, tool.name);
+    requestContext(req, res, deps, tool.annotations.openWorldHint, tool.name);
 
   const handle = async (req: Request, res: Response, _next: NextFunction) => {
     try {

@@ -2,7 +2,6 @@
 // needs, where the machine-readable documents are). Programs keep the JSON discovery document: only a request
 // that prefers text/html over JSON gets this page (curl's "*/*" and fetch's default stay JSON).
 import type { Request, RequestHandler } from 'express';
-import type { RouteDef } from '../rest/routes.js';
 import { API_CATALOG_PATH, MCP_PATH } from '../lib/links.js';
 import { html, layout, PRODUCT_NAME, sendPage, type SafeHtml } from './html.js';
 import { COPY_SCRIPT_SRC } from './console/layout.js';
@@ -11,13 +10,21 @@ import { COPY_SCRIPT_SRC } from './console/layout.js';
 export const prefersHtml = (req: Request, others: string[] = ['application/json']): boolean =>
   req.accepts([...others, 'text/html']) === 'text/html';
 
-const AUTH: Record<RouteDef['auth'], string> = {
+/** What the page reads of a route of the REST table (rest/routes.ts RouteDef): the page knows no more of it. */
+export interface ApiRouteLine {
+  method: string;
+  path: string;
+  summary: string;
+  auth: 'none' | 'optional' | 'pro';
+}
+
+const AUTH: Record<ApiRouteLine['auth'], string> = {
   none: 'No key',
   optional: 'Key optional (raises the limits)',
   pro: 'Pro key',
 };
 
-export function renderApiPage(baseUrl: string, routes: RouteDef[]): SafeHtml {
+export function renderApiPage(baseUrl: string, routes: ApiRouteLine[]): SafeHtml {
   const example = `curl "${baseUrl}/api/v1/scan?url=https://your-store.example"`;
   return layout(
     { title: `REST API · ${PRODUCT_NAME}`, description: `The ${PRODUCT_NAME} REST API: scan a store, read stored reports, ranks and briefs.`, nav: null },
@@ -56,7 +63,7 @@ export function renderApiPage(baseUrl: string, routes: RouteDef[]): SafeHtml {
 }
 
 /** In front of the JSON discovery document: browsers get the page, everyone else falls through to the JSON. */
-export function apiPageForBrowsers(baseUrl: string, routes: RouteDef[]): RequestHandler {
+export function apiPageForBrowsers(baseUrl: string, routes: ApiRouteLine[]): RequestHandler {
   const page = renderApiPage(baseUrl, routes);
   return (req, res, next) => {
     if (!prefersHtml(req)) return next();

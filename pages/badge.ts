@@ -8,7 +8,7 @@ import { AppError } from '../lib/errors.js';
 import type { StoreRepo } from '../store/repo.js';
 import { isHostName } from '../lib/hosts.js';
 import { indexHost } from '../lib/hosts.js';
-import { methodNotAllowed } from '../rest/router.js';
+import { methodNotAllowed } from '../http/method-not-allowed.js';
 import { agentReadyVerified } from '../tools/readiness.js';
 
 /** The label says "agent-ready" only for a store that meets the agent-ready rule; every other badge measures. */

@@ -4,13 +4,15 @@
 // As on the API, only a form that starts a scan spends quota: the fields are checked before the limiter counts.
 import type { RequestHandler } from 'express';
 import { AppError, GENERIC_INTERNAL_MESSAGE } from '../lib/errors.js';
-import { countIfStoreError, toAppError } from '../lib/http-errors.js';
+import { answerableError } from '../lib/http-errors.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import { VERTICALS } from '../schemas/params.js';
 import { PILLARS } from '../scan/pillars.js';
 import { CHECKS } from '../scan/registry.js';
 import { scanStore } from '../tools/scan-store.js';
-import { runGuard, toolContext, type RouterDeps } from '../rest/router.js';
+import { invoke } from '../tools/invoke.js';
+import type { SurfaceDeps } from '../http/guards.js';
+import { requestContext, runGuard } from '../http/request-context.js';
 import { crossSiteRefusal } from '../lib/cross-site.js';
 import { GRADE_MEANING, PRODUCT_NAME, SCAN_SCRIPT_PATH, SCAN_SCRIPT_VERSION, gradePill, html, layout, sendPage, verticalLabel, type GradeLetter, type SafeHtml } from './html.js';
 import { mdText, negotiatedHeaders, sendMarkdown, wantsMarkdown } from './markdown.js';
@@ -161,7 +163,7 @@ export function renderHomeMarkdown(top: RankRow[], baseUrl: string): string {
 }
 
 export async function renderHomePage(
-  deps: Pick<RouterDeps, 'store'>,
+  deps: Pick<SurfaceDeps, 'store'>,
   form: HomeForm,
   error?: PlainError,
   signedInAs?: string,
@@ -265,7 +267,7 @@ export async function renderHomePage(
  * GET /: the home page; ?url= and ?vertical= prefill the form (the report's "re-scan" link), nothing runs.
  * `Accept: text/markdown` gets the Markdown rendering instead.
  */
-export function homePage(deps: RouterDeps): RequestHandler {
+export function homePage(deps: SurfaceDeps): RequestHandler {
   const base = deps.config.BASE_URL;
   return async (req, res) => {
     if (wantsMarkdown(req)) {
@@ -286,7 +288,7 @@ export function homePage(deps: RouterDeps): RequestHandler {
 }
 
 /** POST /scan (application/x-www-form-urlencoded): scan, then 303 to /r/<id>; errors re-render the home page. */
-export function scanFromForm(deps: RouterDeps): RequestHandler {
+export function scanFromForm(deps: SurfaceDeps): RequestHandler {
   // Guards run inside the handler, so their refusals (next(err)) re-render this page instead of JSON.
   const guards = [deps.guards.auth('optional'), deps.guards.limit('scan')];
   const peek = deps.guards.peek('scan');
@@ -298,35 +300,25 @@ export function scanFromForm(deps: RouterDeps): RequestHandler {
       const crossSite = crossSiteRefusal(req, deps.config.BASE_URL);
       if (crossSite) throw crossSite;
       if (!form.url) throw new AppError('MISSING_URL', 'url is required.');
-      const tool = scanStore;
-      const parsed = tool.input.safeParse({ url: form.url, ...(form.vertical ? { vertical: form.vertical } : {}) });
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        if (issue?.path[0] === 'vertical') {
-          throw new AppError('INVALID_PARAMS', `Choose a category from the list (${VERTICALS.map(verticalLabel).join(', ')}), or leave it empty.`);
-        }
-        throw new AppError('INVALID_URL', issue?.message ?? 'This is not a valid URL.');
-      }
-      const ctx = toolContext(req, res, deps);
-      const hold = tool.preflight?.(parsed.data, ctx);
-      let result: { scan_id: number };
-      try {
-        for (const guard of guards) await runGuard(guard, req, res);
-        result = (await tool.handler(parsed.data, ctx)) as { scan_id: number };
-      } finally {
-        hold?.release();
-      }
+      const { value } = await invoke(scanStore, { url: form.url, ...(form.vertical ? { vertical: form.vertical } : {}) }, {
+        context: () => requestContext(req, res, deps),
+        count: async () => {
+          for (const guard of guards) await runGuard(guard, req, res);
+        },
+        invalid: (issues) =>
+          issues[0]?.path[0] === 'vertical'
+            ? new AppError('INVALID_PARAMS', `Choose a category from the list (${VERTICALS.map(verticalLabel).join(', ')}), or leave it empty.`)
+            : new AppError('INVALID_URL', issues[0]?.message ?? 'This is not a valid URL.'),
+      });
+      const result = value as { scan_id: number };
       if (res.headersSent || res.destroyed) return;
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(303, `/r/${Number(result.scan_id)}`);
     } catch (err) {
       if (res.headersSent || res.destroyed) return;
       await runGuard(peek, req, res).catch(() => undefined); // a refusal before the limiter: its headers, nothing spent
-      const appError = toAppError(err);
-      countIfStoreError(req.app.locals.metrics as ServiceMetrics | undefined, err);
-      if (!appError) req.log?.error({ err }, 'form scan failed unexpectedly');
-      else if (appError.status >= 500) req.log?.warn({ code: appError.code }, appError.message);
-      const plain = plainError(appError ?? new AppError('INTERNAL_ERROR', GENERIC_INTERNAL_MESSAGE), form);
+      const shown = answerableError(err, { log: req.log, metrics: req.app.locals.metrics as ServiceMetrics | undefined });
+      const plain = plainError(shown, form);
       sendPage(res, await renderHomePage(deps, form, plain), {
         status: plain.status,
         form: true,

@@ -9,7 +9,7 @@ import { isHostName } from '../lib/hosts.js';
 import { hostNotScanned, reportUrl } from '../tools/readiness.js';
 import { indexHost } from '../lib/hosts.js';
 import { html, messagePage, sendPage } from './html.js';
-import { methodNotAllowed } from '../rest/router.js';
+import { methodNotAllowed } from '../http/method-not-allowed.js';
 
 // Browsers ask for text/html explicitly; fetch, curl and agents (a wildcard Accept, or JSON) get the JSON Error.
 export const wantsHtml = (req: Request): boolean => /\btext\/html\b/i.test(req.get('accept') ?? '');

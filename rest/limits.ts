@@ -9,27 +9,9 @@ import { quotaIdOf, resolveProIdentity } from '../accounts/identity.js';
 import { sessionCarriesPro, sessionTokenOf } from './session-pro.js';
 import { periodOf, type StoreRepo } from '../store/repo.js';
 import type { Caller } from '../tools/tool.js';
+import type { Guards, ProUsage } from '../http/guards.js';
 
-export interface Guards {
-  /** Enforces the route's auth mode on the caller found by everyRequest: 401 (docs/security.md "Decisions"). */
-  auth(mode: 'none' | 'optional' | 'pro'): RequestHandler;
-  /** The scan or read limiter for one route: counts the call (design: only a call that starts a scan counts). */
-  limit(kind: 'scan' | 'read'): RequestHandler;
-  /**
-   * The limiter's RateLimit headers without counting, for a call refused before it started (bad arguments, a
-   * refused target); nothing once the call was counted, whose headers are already set.
-   */
-  peek(kind: 'scan' | 'read'): RequestHandler;
-  /** Runs on every response: identifies the caller, sets RateLimit headers, enforces the per-minute read limit. */
-  everyRequest: RequestHandler;
-  /** What the scan limiters would say of a Pro identity now, without counting: the console's usage figures. */
-  proUsage(identity: { accountId: string | null; keyId: string | null }): Promise<ProUsage>;
-}
-
-export interface ProUsage {
-  hour: { used: number; limit: number; resetSeconds: number };
-  days30: { used: number; limit: number; resetSeconds: number };
-}
+export type { Guards, ProUsage };
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

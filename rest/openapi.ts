@@ -1,12 +1,11 @@
 // GET /openapi.json: OpenAPI 3.1 generated from the route table (rest/routes.ts) and each row's tool input/output
 // (zod → JSON Schema draft 2020-12, OpenAPI 3.1's own dialect), plus the few surfaces that are not tool routes
 // (discovery, tools.json, badge, verify, MCP). Schemas carrying `.meta({id})` become components.schemas entries;
-// every error answer references components.schemas.Error (schemas/error.ts). Only the canonical /api/v1 paths are
+// every error answer references components.schemas.Error (lib/errors.ts). Only the canonical /api/v1 paths are
 // listed; the /api alias is described in info.description. Nothing here is written by hand per endpoint.
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { ERROR_STATUS, type ErrorCode } from '../lib/errors.js';
-import { ErrorBody } from '../schemas/error.js';
+import { ERROR_STATUS, ErrorBody, type ErrorCode } from '../lib/errors.js';
 import { Host } from '../schemas/params.js';
 import { ROUTES, type RouteDef } from './routes.js';
 import { SERVICE_VERSION } from '../lib/version.js';

@@ -1,108 +1,34 @@
-// Turns the route table into an express router: auth → parse arguments → validate with the tool's zod input
-// and its preflight → count the call against its limiter → call the handler → send. A call refused before it
+// Turns the route table into an express router: auth → read the arguments → tools/invoke.ts (validate, preflight,
+// count the call against the route's limiter, handler) → send. A call refused before it
 // is counted costs no quota but still carries the limiter's RateLimit headers. Known paths with another
 // method answer 405 with Allow. No try/catch: express 5 sends async throws to the error middleware.
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { Logger } from 'pino';
-import { AppError } from '../lib/errors.js';
 import { crossSiteRefusal } from '../lib/cross-site.js';
-import type { Config } from '../lib/config.js';
-import type { StoreRepo } from '../store/repo.js';
-import type { AnyTool, Caller, ToolContext } from '../tools/tool.js';
-import { getScan, getScanJson } from '../tools/get-scan.js';
-import { ROUTES, describeIssues, expressPath, type RouteDef } from './routes.js';
-import type { Guards } from './limits.js';
+import { invoke } from '../tools/invoke.js';
+import type { SurfaceDeps } from '../http/guards.js';
+import { requestContext, runGuard } from '../http/request-context.js';
+import { methodNotAllowed } from '../http/method-not-allowed.js';
+import { ROUTES, expressPath, type RouteDef } from './routes.js';
 import { deprecationMiddleware } from './deprecation.js';
 
-export interface RouterDeps {
-  config: Config;
-  store: StoreRepo;
-  log: Logger;
-  guards: Guards;
-  scanOverrides?: ToolContext['scanOverrides'];
-  renderer?: ToolContext['renderer'];
+export interface RouterDeps extends SurfaceDeps {
   /** The route table; tests add rows (a deprecated one), production uses ROUTES. */
   routes?: RouteDef[];
-}
-
-/**
- * The per-request context handed to a tool. When cancellable, its signal aborts when the client goes away
- * mid-request; only work that reaches out (the scan) needs that, a read of stored data ends on its own. Its logger
- * is made on first use (in practice, on an error), bound to `toolName` when one is given.
- */
-export function toolContext(
-  req: Request,
-  res: Response,
-  deps: Pick<RouterDeps, 'config' | 'store' | 'log' | 'scanOverrides' | 'renderer'>,
-  cancellable = true,
-  toolName?: string,
-): ToolContext {
-  let signal: AbortSignal | undefined;
-  if (cancellable) {
-    const controller = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-    });
-    signal = controller.signal;
-  }
-  const caller: Caller = res.locals.caller ?? { kind: 'anonymous', keyId: null, ip: req.ip ?? '' };
-  let log: Logger | undefined;
-  return {
-    store: deps.store,
-    config: deps.config,
-    get log() {
-      const base = req.log ?? deps.log;
-      return (log ??= toolName === undefined ? base : base.child({ tool: toolName }));
-    },
-    caller,
-    baseUrl: deps.config.BASE_URL,
-    signal,
-    metrics: req.app.locals.metrics,
-    scanOverrides: deps.scanOverrides,
-    renderer: deps.renderer,
-  };
-}
-
-/**
- * Tools whose answer is stored JSON: REST sends the stored bytes as they are, with the headers res.json would
- * set. res.json of the handler's value gives the same bytes, after a parse and a re-serialisation per request.
- */
-const STORED_JSON = new Map<AnyTool, (args: never, ctx: ToolContext) => Promise<Buffer>>([[getScan, getScanJson]]);
-
-/** Runs a middleware inside a handler, so that its refusal (next(err)) becomes a throw. */
-export function runGuard(guard: RequestHandler, req: Request, res: Response): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    Promise.resolve(guard(req, res, (err?: unknown) => (err ? reject(err) : resolve()))).catch(reject);
-  });
 }
 
 function handle(route: RouteDef, deps: RouterDeps) {
   const countCall = deps.guards.limit(route.limit);
   return async (req: Request, res: Response) => {
-    const parsed = route.tool.input.safeParse(route.args(req));
-    if (!parsed.success) {
-      throw route.onInvalid?.(parsed.error.issues) ?? new AppError('INVALID_PARAMS', describeIssues(parsed.error.issues));
-    }
-    const ctx = toolContext(req, res, deps, route.tool.annotations.openWorldHint);
-    const hold = route.tool.preflight?.(parsed.data, ctx);
-    try {
-      // Counted only now that the call is known to be good: refused calls never spend quota.
-      await runGuard(countCall, req, res);
-      const stored = route.send ? undefined : STORED_JSON.get(route.tool);
-      if (stored) {
-        const json = await stored(parsed.data as never, ctx);
-        if (res.headersSent || res.destroyed) return;
-        res.setHeader('Content-Type', 'application/json; charset=utf-8');
-        res.send(json);
-        return;
-      }
-      const data = await route.tool.handler(parsed.data, ctx);
-      if (res.headersSent || res.destroyed) return;
-      if (route.send) route.send(res, data);
-      else res.json(data);
-    } finally {
-      hold?.release();
-    }
+    const answer = await invoke(route.tool, route.args(req), {
+      context: () => requestContext(req, res, deps, route.tool.annotations.openWorldHint),
+      count: () => runGuard(countCall, req, res),
+      invalid: route.onInvalid,
+      stored: !route.send, // a stored answer goes out as its bytes, with the headers res.json would set
+    });
+    if (res.headersSent || res.destroyed) return;
+    if (answer.json) res.setHeader('Content-Type', 'application/json; charset=utf-8').send(answer.json);
+    else if (route.send) route.send(res, answer.value);
+    else res.json(answer.value);
   };
 }
 
@@ -134,17 +60,5 @@ function refusedUncounted(deps: RouterDeps, route: RouteDef) {
   const peek = deps.guards.peek(route.limit);
   return (err: unknown, req: Request, res: Response, next: NextFunction) => {
     void peek(req, res, () => next(err));
-  };
-}
-
-/** 405 with Allow. GET paths also allow HEAD, unless a HEAD would start work the way a GET does (`head` false). */
-export function methodNotAllowed(methods: string[], head = true) {
-  const allow = head && methods.includes('GET') ? [...methods, 'HEAD'] : methods;
-  return (req: Request, _res: Response, next: (err: unknown) => void) => {
-    next(
-      new AppError('METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use ${allow.join(' or ')}.`, undefined, {
-        Allow: allow.join(', '),
-      }),
-    );
   };
 }

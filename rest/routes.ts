@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { AppError, type ErrorCode } from '../lib/errors.js';
 import type { AnyTool } from '../tools/tool.js';
+import { describeIssues } from '../tools/invoke.js';
 import { getScan } from '../tools/get-scan.js';
 import { scanStore } from '../tools/scan-store.js';
 import { idempotencyKey, invalidReportsBody, readReports, reportsBody } from '../tools/read-reports.js';
@@ -45,12 +46,6 @@ export function integerParam(value: unknown, name: string): number {
   }
   return Number(value);
 }
-
-export const describeIssues = (issues: z.core.$ZodIssue[]): string =>
-  issues
-    .slice(0, 5)
-    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
-    .join('; ');
 
 /** One query value: repeated parameters ("?url=a&url=b") are refused rather than guessed at. */
 export function singleQuery(req: Request, name: string, repeated: () => AppError): string | undefined {

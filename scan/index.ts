@@ -14,7 +14,7 @@ import { protocolFlags } from './protocols.js';
 import type { PageRenderer } from './render.js';
 import { runChecks } from './registry.js';
 import { score } from './score.js';
-import { normaliseScanUrl, targetRefusal } from './url.js';
+import { normaliseScanTarget } from './url.js';
 import { hostIdentity } from '../lib/hosts.js';
 
 export interface ScanLogger {
@@ -47,10 +47,13 @@ export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditR
   return (await auditStore(rawUrl, opts)).audit;
 }
 
-/** runScan, plus where the homepage ended after redirects (which site answered: lib/public-entry.ts). */
-export async function auditStore(rawUrl: string, opts: ScanOptions): Promise<{ audit: AuditResult; homeUrl: string | null }> {
+/**
+ * runScan, plus where the homepage ended after redirects (which site answered: lib/public-entry.ts). A URL object
+ * is a target already normalised by normaliseScanTarget (the scan tool does so before it counts the call).
+ */
+export async function auditStore(target: string | URL, opts: ScanOptions): Promise<{ audit: AuditResult; homeUrl: string | null }> {
   throwIfAborted(opts.signal);
-  const url = normaliseTarget(rawUrl, opts);
+  const url = typeof target === 'string' ? normaliseScanTarget(target, opts) : new URL(target.href);
   if (!opts.read) await warmPagePool(); // before the deadline starts: a cold pool is not the store's slowness
   throwIfAborted(opts.signal);
   const started = performance.now();
@@ -107,16 +110,6 @@ export async function auditStore(rawUrl: string, opts: ScanOptions): Promise<{ a
     browser_view,
   };
   return { audit, homeUrl: artifacts.home.res?.url ?? null };
-}
-
-// The user's URL under the production rules; a test allowlist (allowIPAddressList) admits exactly those
-// addresses on any port and judges everything else as in production (docs/security.md "Test harness").
-function normaliseTarget(rawUrl: string, opts: ScanOptions): URL {
-  if (opts.allowPrivate || !opts.allowIPAddressList?.length) return normaliseScanUrl(rawUrl, { allowPrivate: opts.allowPrivate });
-  const url = normaliseScanUrl(rawUrl, { allowPrivate: true });
-  const why = targetRefusal(url, { allowPrivate: false, allowedPorts: opts.allowedPorts ?? 'any', allowIPAddressList: opts.allowIPAddressList });
-  if (why) throw new AppError('INVALID_URL', `${why}.`);
-  return url;
 }
 
 /** Maps an unusable homepage (gather.ts homeUnusable) to the error the caller gets. */

@@ -16,20 +16,8 @@ export interface SitemapDoc {
 
 const NOT_A_SITEMAP: SitemapDoc = Object.freeze({ kind: null, locs: [], truncated: false, complete: false }) as SitemapDoc;
 
-// One-entry memo: gather.ts and the sitemap checks read the same body string; identical references compare in O(1).
-let lastXml: string | null = null;
-let lastDoc: SitemapDoc = NOT_A_SITEMAP;
-
 /** Reads a sitemap body. Never throws; anything that is not a urlset/sitemapindex gives kind null. */
 export function parseSitemap(xml: string): SitemapDoc {
-  if (xml === lastXml) return lastDoc;
-  const doc = parse(xml);
-  lastXml = xml;
-  lastDoc = doc;
-  return doc;
-}
-
-function parse(xml: string): SitemapDoc {
   const root = findRoot(xml);
   if (!root) return NOT_A_SITEMAP;
   const local = localName(root.name);

@@ -64,6 +64,22 @@ export function normaliseScanUrl(raw: string, opts: { allowPrivate: boolean }): 
   return url;
 }
 
+/**
+ * The scan target, normalised once for the whole scan: the user's URL under the production rules; a test
+ * allow-list (allowIPAddressList) admits exactly those addresses on any port and judges everything else as in
+ * production (docs/security.md "Test harness"). The scanner judges every redirect hop again (targetRefusal).
+ */
+export function normaliseScanTarget(
+  raw: string,
+  opts: { allowPrivate: boolean; allowIPAddressList?: string[]; allowedPorts?: TargetPolicy['allowedPorts'] },
+): URL {
+  if (opts.allowPrivate || !opts.allowIPAddressList?.length) return normaliseScanUrl(raw, { allowPrivate: opts.allowPrivate });
+  const url = normaliseScanUrl(raw, { allowPrivate: true });
+  const why = targetRefusal(url, { allowPrivate: false, allowedPorts: opts.allowedPorts ?? 'any', allowIPAddressList: opts.allowIPAddressList });
+  if (why) throw invalid(`${why}.`);
+  return url;
+}
+
 /** Why a URL may not be fetched under the policy, or null when it may. Used for the input and for every hop. */
 export function targetRefusal(url: URL, policy: TargetPolicy): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

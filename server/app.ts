@@ -6,11 +6,13 @@ import type { Logger } from 'pino';
 import type { Config } from '../lib/config.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { ToolContext } from '../tools/tool.js';
+import { createAppState, type AppState } from '../tools/app-state.js';
 import { requestLogger } from '../lib/log.js';
 import { compressText } from '../lib/compress.js';
 import { apiNotFound, errorHandler } from '../lib/http-errors.js';
 import { createGuards, type Guards } from '../rest/limits.js';
-import { apiRouter, methodNotAllowed } from '../rest/router.js';
+import { apiRouter } from '../rest/router.js';
+import { methodNotAllowed } from '../http/method-not-allowed.js';
 import { discoveryDocument } from '../rest/discovery.js';
 import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { pageNotFound, pagesRouter } from '../pages/router.js';
@@ -49,12 +51,15 @@ export interface AppDeps {
   box?: SecretBox;
   /** The app's metrics (default: a new registry); main.ts shares one with the monitoring worker. */
   metrics?: ServiceMetrics;
+  /** What the app keeps between calls: scan bound, running scans, caches (default: new); shared with the monitoring worker. */
+  state?: AppState;
 }
 
 export function createApp(deps: AppDeps): Express {
   const { config } = deps;
   const routes = deps.routes ?? ROUTES;
   const guards = deps.guards ?? createGuards({ config, store: deps.store });
+  const state = deps.state ?? createAppState(config);
   const app = express();
   const metrics = deps.metrics ?? createMetrics();
   app.locals.metrics = metrics; // read by the tool contexts and the error handler
@@ -87,11 +92,11 @@ export function createApp(deps: AppDeps): Express {
       ));
     res.status(ready ? 200 : 503).json(ready ? { status: 'ready' } : { status: 'unavailable', code: 'SERVICE_UNAVAILABLE' });
   });
-  app.use(metricsRouter({ config, store: deps.store, metrics }));
+  app.use(metricsRouter({ config, store: deps.store, metrics, state }));
 
   const discovery = discoveryDocument(config.BASE_URL, routes);
   const discoveryLinks = linkHeader(config.BASE_URL);
-  const api = apiRouter({ ...deps, guards, routes });
+  const api = apiRouter({ ...deps, guards, routes, state });
   for (const prefix of ['/api/v1', '/api']) {
     app.get(prefix, apiPageForBrowsers(config.BASE_URL, routes), (_req, res) => void res.setHeader('Link', discoveryLinks).vary('Accept').json(discovery));
     app.all(prefix, methodNotAllowed(['GET']));
@@ -103,11 +108,11 @@ export function createApp(deps: AppDeps): Express {
 
   // Other surfaces mount here, one line each: MCP, well-known documents, badge, verify, pages.
   app.get(MCP_PATH, mcpPageForBrowsers(config.BASE_URL));
-  app.use(mcpRouter({ ...deps, documents: publicDocuments(config.BASE_URL, routes) }));
+  app.use(mcpRouter({ ...deps, documents: publicDocuments(config.BASE_URL, routes), state, metrics }));
   app.use(wellKnownRouter({ config, routes }));
   app.use(sitemapRouter(deps));
-  app.use(consoleRouter({ ...deps, guards, box: deps.box ?? secretBoxFor(config) }));
-  app.use(pagesRouter({ ...deps, guards }));
+  app.use(consoleRouter({ ...deps, guards, state, box: deps.box ?? secretBoxFor(config) }));
+  app.use(pagesRouter({ ...deps, guards, state }));
   app.use(pageNotFound);
 
   app.use(errorHandler);

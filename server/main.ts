@@ -9,6 +9,7 @@ import { createLogger } from '../lib/log.js';
 import { createMetrics } from '../lib/metrics.js';
 import { createApp } from './app.js';
 import { exitOnUncaughtErrors } from './fatal.js';
+import { createAppState } from '../tools/app-state.js';
 import { createRepo, SchemaVersionError, StoreFileError } from '../store/index.js';
 import { SqliteRepo } from '../store/sqlite.js';
 import type { StoreRepo } from '../store/repo.js';
@@ -67,10 +68,11 @@ export async function serve(config: Config): Promise<Running> {
   // A page-parser thread that fails to start is logged, and pages are then read in the main thread.
   reportPagePoolErrors((err) => log.warn({ err }, 'page parser thread failed; reading in the main thread meanwhile'));
   const mailer = createMailer(config, log); // one mailer for sign-in links and owner notifications
-  const monitoring = createMonitoring({ config, store, log, box, mailer, metrics });
+  const state = createAppState(config); // one scan bound and one set of running scans for the API and the worker
+  const monitoring = createMonitoring({ config, store, log, state, box, mailer, metrics });
   // The browser view when Chromium is installed (started on the first scan); without it scans say it did not run.
   const renderer = createChromiumRenderer({ executablePath: config.CHROMIUM_PATH, concurrency: config.RENDER_CONCURRENCY, log, metrics }) ?? undefined;
-  const app = createApp({ config, store, log, box, mailer, metrics, renderer });
+  const app = createApp({ config, store, log, state, box, mailer, metrics, renderer });
   const server = app.listen(config.PORT, config.HOST);
   Object.assign(server, { connectionsCheckingInterval: 1_000 }); // read on 'listening': enforce the timeouts below every 1 s, not Node's 30 s (R8)
   try {

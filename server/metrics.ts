@@ -7,12 +7,12 @@ import ipaddr from 'ipaddr.js';
 import type { Config } from '../lib/config.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import type { StoreRepo } from '../store/repo.js';
-import { scanLoad } from '../tools/scan-store.js';
+import type { AppState } from '../tools/app-state.js';
 
-export function metricsRouter(deps: { config: Config; store: StoreRepo; metrics: ServiceMetrics }): Router {
+export function metricsRouter(deps: { config: Config; store: StoreRepo; metrics: ServiceMetrics; state: AppState }): Router {
   const { metrics, store, config } = deps;
   metrics.onCollect(async () => {
-    const load = scanLoad({ store, config });
+    const load = deps.state.scanGate.load;
     metrics.scansRunning.set(load.running);
     metrics.scansQueued.set(load.waiting);
     // A store that cannot answer leaves the last figure; the store-error counter and /readyz say why.

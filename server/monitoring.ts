@@ -1,5 +1,5 @@
 // Composition of the monitoring worker: the secret box from SECRETS_KEY, the scheduled scan (the scan_store tool
-// under the account's quota: the monitoring layer does not know the tools) and the owner mail. main.ts starts it
+// called through tools/invoke.ts under the account's quota: the monitoring layer does not know the tools) and the owner mail. main.ts starts it
 // unless MONITOR=off.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -12,7 +12,10 @@ import { createMonitoringWorker, type MonitorScan, type MonitoringWorker, type S
 import { scanStore } from '../tools/scan-store.js';
 import { spendProScan } from '../rest/limits.js';
 import { createMailer, type Mailer } from '../accounts/mailer.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { Caller, ToolContext } from '../tools/tool.js';
+import { invoke } from '../tools/invoke.js';
+import { toolContext } from '../tools/context.js';
+import type { AppState } from '../tools/app-state.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 
 const DEV_KEY_FILE = 'secrets.key';
@@ -39,25 +42,35 @@ export function secretBoxFor(config: Pick<Config, 'SECRETS_KEY' | 'MONGODB_URI' 
   return secretBox(parseSecretsKey(readFileSync(file, 'utf8').trim()));
 }
 
-export function monitorScan(deps: { config: Config; store: StoreRepo; log: Logger; metrics?: ServiceMetrics; scanOverrides?: ToolContext['scanOverrides'] }): MonitorScan {
+export function monitorScan(deps: {
+  config: Config;
+  store: StoreRepo;
+  log: Logger;
+  state: AppState;
+  metrics?: ServiceMetrics;
+  scanOverrides?: ToolContext['scanOverrides'];
+}): MonitorScan {
   return async ({ origin, accountId }) => {
-    // The account's own Pro quota: the counter its keys and console scans spend too.
-    if (!(await spendProScan(deps.store, deps.config.PRO_SCANS_PER_30_DAYS, accountId))) {
-      return { skipped: `the account's ${deps.config.PRO_SCANS_PER_30_DAYS} scans per 30 days are used up` };
+    // The scan is the account's: its scans page lists it, and it never joins a running scan started by someone else.
+    const caller: Caller = { kind: 'pro', keyId: null, accountId, ip: 'monitor', monitor: true };
+    try {
+      const { value } = await invoke(scanStore, { url: origin }, {
+        context: () => toolContext(deps, { caller }),
+        // The account's own Pro quota: the counter its keys and console scans spend too.
+        count: async () => {
+          if (!(await spendProScan(deps.store, deps.config.PRO_SCANS_PER_30_DAYS, accountId))) throw new QuotaUsedUp();
+        },
+      });
+      return { scanId: (value as { scan_id: number }).scan_id };
+    } catch (err) {
+      if (err instanceof QuotaUsedUp) return { skipped: `the account's ${deps.config.PRO_SCANS_PER_30_DAYS} scans per 30 days are used up` };
+      throw err;
     }
-    const ctx: ToolContext = {
-      store: deps.store,
-      config: deps.config,
-      log: deps.log,
-      caller: { kind: 'pro', keyId: null, accountId, ip: 'monitor', monitor: true }, // the scan is the account's: its scans page lists it
-      baseUrl: deps.config.BASE_URL,
-      metrics: deps.metrics,
-      scanOverrides: deps.scanOverrides,
-    };
-    const result = await scanStore.handler({ url: origin }, ctx);
-    return { scanId: result.scan_id };
   };
 }
+
+/** The account's scans of the last 30 days are used up: the scheduled scan is skipped, not failed. */
+class QuotaUsedUp extends Error {}
 
 /** Owner mail through the console's mailer, to the account's address; a deleted account gets none. */
 export const accountMail = (store: StoreRepo, mailer: Mailer): SendMail => async ({ accountId, subject, text }) => {
@@ -66,7 +79,7 @@ export const accountMail = (store: StoreRepo, mailer: Mailer): SendMail => async
 };
 
 export function createMonitoring(
-  deps: { config: Config; store: StoreRepo; log: Logger; mailer?: Mailer; metrics?: ServiceMetrics; scanOverrides?: ToolContext['scanOverrides'] } & Partial<
+  deps: { config: Config; store: StoreRepo; log: Logger; state: AppState; mailer?: Mailer; metrics?: ServiceMetrics; scanOverrides?: ToolContext['scanOverrides'] } & Partial<
     Pick<WorkerDeps, 'sendMail' | 'now' | 'box' | 'runScan' | 'lookup' | 'allowIPAddressList'>
   >,
 ): MonitoringWorker {

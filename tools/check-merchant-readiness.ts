@@ -6,17 +6,14 @@ import { Protocols } from '../schemas/scan-result.js';
 import { ReadHost, ReadinessSummary } from '../schemas/readiness.js';
 import { agentReadyVerified, hostNotScanned, reportUrl } from './readiness.js';
 import { indexHost } from '../lib/hosts.js';
-import { defineTool } from './tool.js';
-import type { StoreRepo } from '../store/repo.js';
+import { defineTool, type ToolContext } from './tool.js';
 
-// A saved scan's report never changes, so the protocols of recently read scans are kept (per store, a bounded
-// number, oldest dropped first): a summary then reads the index row only, not the whole stored report.
+// A saved scan's report never changes, so the protocols of recently read scans are kept (in the app's state, a
+// bounded number, oldest dropped first): a summary then reads the index row only, not the whole stored report.
 const PROTOCOLS_KEPT = 10_000;
-const protocolsByStore = new WeakMap<StoreRepo, Map<number, z.output<typeof Protocols> | null>>();
 
-async function protocolsOf(store: StoreRepo, scanId: number): Promise<z.output<typeof Protocols> | null> {
-  let kept = protocolsByStore.get(store);
-  if (!kept) protocolsByStore.set(store, (kept = new Map()));
+async function protocolsOf({ store, app }: ToolContext, scanId: number): Promise<z.output<typeof Protocols> | null> {
+  const kept = app.protocolsByScan;
   const known = kept.get(scanId);
   if (known !== undefined) return known;
   const scan = await store.getScan(scanId);
@@ -38,11 +35,12 @@ export const checkMerchantReadiness = defineTool({
   output: ReadinessSummary,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
   expose: ['mcp', 'functions'],
-  async handler(args, { store, baseUrl }) {
+  async handler(args, ctx) {
+    const { store, baseUrl } = ctx;
     const host = indexHost(args.host);
     const entry = await store.latestByHost(host);
     if (!entry) throw hostNotScanned(host);
-    const protocols = await protocolsOf(store, entry.scanId);
+    const protocols = await protocolsOf(ctx, entry.scanId);
     return {
       host: entry.host,
       score: entry.score,

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { renderBrief } from '../scan/brief.js';
 import { ScanId } from '../schemas/params.js';
 import type { ScanResult } from '../schemas/scan-result.js';
-import { AppError, scanNextAction } from '../lib/errors.js';
 import { defineTool } from './tool.js';
+import { scanNotFound } from './readiness.js';
 
 export const getAgentBrief = defineTool({
   name: 'get_agent_brief',
@@ -23,13 +23,7 @@ export const getAgentBrief = defineTool({
   expose: [],
   async handler({ scan_id }, { store, baseUrl }) {
     const scan = await store.getScan(scan_id);
-    if (!scan) {
-      throw new AppError(
-        'SCAN_NOT_FOUND',
-        `No scan with id ${scan_id}. Run a scan to get a new id, then ask for its brief.`,
-        scanNextAction('Scan a store to create a report; the response carries the scan_id whose brief you can read.'),
-      );
-    }
+    if (!scan) throw scanNotFound(scan_id, true);
     return { scan_id, host: scan.host, markdown: renderBrief(scan.report as ScanResult, { baseUrl }) };
   },
 });

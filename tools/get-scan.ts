@@ -1,20 +1,13 @@
 // get_scan: one stored scan, exactly as it was answered when it ran (GET /api/v1/scan/{scan_id}.json).
-// The store keeps each report as its JSON text: getScanJson hands that text over as it is, so REST sends it without
+// The store keeps each report as its JSON text: storedJson hands that text over as it is, so REST sends it without
 // a parse and a re-serialisation that would give the same bytes back.
 import { z } from 'zod';
-import { AppError, scanNextAction } from '../lib/errors.js';
 import { ScanId } from '../schemas/params.js';
 import { ScanResult } from '../schemas/scan-result.js';
-import { defineTool, type ToolContext } from './tool.js';
+import { defineTool } from './tool.js';
+import { scanNotFound } from './readiness.js';
 
 const input = z.object({ scan_id: ScanId });
-
-const notFound = (scanId: number) =>
-  new AppError(
-    'SCAN_NOT_FOUND',
-    `No scan with id ${scanId}. Run a scan to get a new id.`,
-    scanNextAction('Scan a store to create a report; the response carries its scan_id.'),
-  );
 
 export const getScan = defineTool({
   name: 'get_scan',
@@ -27,14 +20,13 @@ export const getScan = defineTool({
   expose: [],
   async handler({ scan_id }, { store }) {
     const scan = await store.getScan(scan_id);
-    if (!scan) throw notFound(scan_id);
+    if (!scan) throw scanNotFound(scan_id);
     return scan.report as ScanResult;
   },
+  /** The report's text as stored: the JSON bytes the handler's value serialises to. */
+  async storedJson({ scan_id }, { store }) {
+    const scan = await store.getScan(scan_id, 'json');
+    if (!scan) throw scanNotFound(scan_id);
+    return scan.reportJson;
+  },
 });
-
-/** get_scan's answer as the JSON bytes its handler's value serialises to: the report's text as stored. */
-export async function getScanJson({ scan_id }: z.output<typeof input>, { store }: Pick<ToolContext, 'store'>): Promise<Buffer> {
-  const scan = await store.getScan(scan_id, 'json');
-  if (!scan) throw notFound(scan_id);
-  return scan.reportJson;
-}

@@ -25,3 +25,12 @@ export function hostNotScanned(host: string): AppError {
     }),
   );
 }
+
+/** No stored scan has this id; `forBrief` when the caller wanted its agent brief, so the next step says so. */
+export function scanNotFound(scanId: number, forBrief = false): AppError {
+  return new AppError(
+    'SCAN_NOT_FOUND',
+    `No scan with id ${scanId}. Run a scan to get a new id${forBrief ? ', then ask for its brief' : ''}.`,
+    scanNextAction(`Scan a store to create a report; the response carries ${forBrief ? 'the scan_id whose brief you can read' : 'its scan_id'}.`),
+  );
+}

@@ -5,7 +5,7 @@
 // its host, is another flight, so a root scan always gets a root result; a monitor's scan runs its own flight.
 import { z } from 'zod';
 import { auditStore } from '../scan/index.js';
-import { normaliseScanUrl, targetRefusal } from '../scan/url.js';
+import { normaliseScanTarget } from '../scan/url.js';
 import { hostIdentity } from '../lib/hosts.js';
 import { entryVerdict, isPublicEntry } from '../lib/public-entry.js';
 import { performance } from 'node:perf_hooks';
@@ -15,8 +15,7 @@ import { StoreUrl, Vertical } from '../schemas/params.js';
 import { ScanResult } from '../schemas/scan-result.js';
 import type { LatestEntry, RankWindow, StoreRepo } from '../store/repo.js';
 import { reportUrl } from './readiness.js';
-import { SingleFlight } from './single-flight.js';
-import { ScanGate, type Reservation } from './scan-gate.js';
+import type { Reservation } from './scan-gate.js';
 import { defineTool, type Caller, type ToolContext } from './tool.js';
 
 /** docs/checks.md §9: the checks an agent needs to quote and buy. */
@@ -31,38 +30,44 @@ export const scanStore = defineTool({
   output: ScanResult,
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true, destructiveHint: false },
   expose: ['functions'],
-  preflight({ url, vertical }, ctx) {
-    const key = flightKey(scanTarget(url, ctx), vertical, ctx.caller);
-    // A call that will join a running scan of the same store adds no work and takes no place.
-    if (flightsOf(ctx.store).has(key)) return;
-    // Otherwise a place among the scans allowed to run or wait, or 503 SCANNER_BUSY before any quota is spent.
-    try {
-      const place = scanGateOf(ctx).reserve();
-      places.set(ctx, place);
-      return place;
-    } catch (err) {
-      ctx.metrics?.scannerBusy.inc();
-      throw err;
-    }
-  },
-  async handler({ url, vertical }, ctx) {
-    const target = scanTarget(url, ctx);
-    const key = flightKey(target, vertical, ctx.caller);
-    const flights = flightsOf(ctx.store);
-    const held = places.get(ctx);
-    places.delete(ctx);
+  preflight: plan,
+  async handler(args, ctx, planned?: ScanPlan) {
+    const { vertical } = args;
+    const { target, key, place } = planned ?? plan(args, ctx); // tools/invoke.ts plans first; a direct call plans here
+    const flights = ctx.app.scanFlights;
     if (flights.has(key)) {
-      held?.release(); // joining: the work is the running scan's, the place goes back at once
+      place?.release(); // joining: the work is the running scan's, the place goes back at once
       return flights.run(key, ctx.signal, () => Promise.reject(new Error('a joined scan never starts work')));
     }
-    const place = held ?? scanGateOf(ctx).reserve(); // the scan it meant to join has just ended (or no preflight ran)
-    return flights.run(key, ctx.signal, (signal) => place.run(() => measured(hostIdentity(target), () => scanAndSave(url, vertical, { ...ctx, signal }), ctx), signal));
+    const held = place ?? ctx.app.scanGate.reserve(); // the scan it meant to join has just ended
+    return flights.run(key, ctx.signal, (signal) => held.run(() => measured(hostIdentity(target), () => scanAndSave(target, vertical, { ...ctx, signal }), ctx), signal));
   },
 });
 
-/** Scans running and waiting for a place on the app of this store, for the metrics gauges. */
-export function scanLoad(ctx: Pick<ToolContext, 'store' | 'config'>): { running: number; waiting: number } {
-  return scanGateOf(ctx).load;
+/** What a scan call needs, settled before any quota is counted: its target, its flight and its place. */
+interface ScanPlan {
+  target: URL;
+  key: string;
+  /** None for a call that will join a running scan of the same store: it adds no work and takes no place. */
+  place?: Reservation;
+  release(): void;
+}
+
+/**
+ * The target normalised once under the scanner's rules (scan/url.ts), then a place among the scans allowed to
+ * run or wait, or 503 SCANNER_BUSY: a refused target or a full scanner costs the caller no quota.
+ */
+function plan({ url, vertical }: { url: string; vertical?: NonNullable<ScanResult['vertical']> }, ctx: ToolContext): ScanPlan {
+  const target = normaliseScanTarget(url, { allowPrivate: ctx.config.SCAN_ALLOW_PRIVATE, allowIPAddressList: ctx.scanOverrides?.allowIPAddressList });
+  const key = flightKey(target, vertical, ctx.caller);
+  if (ctx.app.scanFlights.has(key)) return { target, key, release: () => undefined };
+  try {
+    const place = ctx.app.scanGate.reserve();
+    return { target, key, place, release: () => place.release() };
+  } catch (err) {
+    ctx.metrics?.scannerBusy.inc();
+    throw err;
+  }
 }
 
 /**
@@ -93,44 +98,9 @@ async function measured(host: string, scan: () => Promise<ScanResult>, ctx: Tool
 const flightKey = (target: URL, vertical: string | undefined, caller: Caller): string =>
   [caller.monitor ? `monitor:${caller.accountId ?? ''}` : 'public', target.href, vertical ?? ''].join(' ');
 
-/** The place each call took in preflight, for its handler. */
-const places = new WeakMap<ToolContext, Reservation>();
-
-/** One scan bound per store, like the flights below (one per app; tests run several apps in one process). */
-const gates = new WeakMap<StoreRepo, ScanGate>();
-
-/** The instance's scan bound: scans take their places here, and so do the ownership checks that fetch a store. */
-export function scanGateOf({ store, config }: Pick<ToolContext, 'store' | 'config'>): ScanGate {
-  let gate = gates.get(store);
-  if (!gate) gates.set(store, (gate = new ScanGate(config.SCAN_CONCURRENCY, config.SCAN_QUEUE)));
-  return gate;
-}
-
-/** One set of running scans per store, so two apps in one process (tests) never answer from each other's. */
-const flights = new WeakMap<StoreRepo, SingleFlight<ScanResult>>();
-
-function flightsOf(store: StoreRepo): SingleFlight<ScanResult> {
-  let running = flights.get(store);
-  if (!running) flights.set(store, (running = new SingleFlight<ScanResult>()));
-  return running;
-}
-
-/**
- * The target as runScan will judge it (the same functions, the same test allow-list rule): a refused target is
- * refused before any quota is counted; runScan judges it again, and every redirect hop after it.
- */
-function scanTarget(url: string, { config, scanOverrides }: Pick<ToolContext, 'config' | 'scanOverrides'>): URL {
-  const allowList = scanOverrides?.allowIPAddressList;
-  if (config.SCAN_ALLOW_PRIVATE || !allowList?.length) return normaliseScanUrl(url, { allowPrivate: config.SCAN_ALLOW_PRIVATE });
-  const target = normaliseScanUrl(url, { allowPrivate: true });
-  const why = targetRefusal(target, { allowPrivate: false, allowedPorts: 'any', allowIPAddressList: allowList });
-  if (why) throw new AppError('INVALID_URL', `${why}.`);
-  return target;
-}
-
-async function scanAndSave(url: string, vertical: ScanResult['vertical'] | undefined, ctx: ToolContext): Promise<ScanResult> {
+async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undefined, ctx: ToolContext): Promise<ScanResult> {
   const { config, store } = ctx;
-  const { audit, homeUrl } = await auditStore(url, {
+  const { audit, homeUrl } = await auditStore(target, {
     allowPrivate: config.SCAN_ALLOW_PRIVATE,
     maxRequests: config.SCAN_MAX_REQUESTS,
     timeoutMs: config.SCAN_TIMEOUT_MS,

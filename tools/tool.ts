@@ -7,6 +7,7 @@ import type { Config } from '../lib/config.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { PageRenderer } from '../scan/render.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
+import type { AppState } from './app-state.js';
 
 export type Surface = 'mcp' | 'functions';
 
@@ -40,13 +41,15 @@ export interface ToolContext {
   scanOverrides?: { lookup?: unknown; allowIPAddressList?: string[]; requestTimeoutMs?: number };
   /** The instance's browser for "what browser agents see"; absent when it has none. */
   renderer?: PageRenderer;
+  /** What the app keeps between calls (its scan bound, running scans, caches): made by createApp, one per app. */
+  app: AppState;
 }
 
 export interface Hold {
   release(): void;
 }
 
-export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject, P extends Hold | undefined = undefined> {
   name: string; // snake_case, from the spec
   title: string;
   description: string; // for a model: what comes back and when to use it; never the argument list
@@ -57,20 +60,26 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   /**
    * Refusals that need the configuration (a scan target's address policy, a full scanner), made before any
    * quota is counted: a call refused here costs the caller nothing. Throws AppError. May return a hold on
-   * something the handler will use (a scan place); the caller releases it once the call is over, whatever
-   * happened (releasing what the handler used does nothing).
+   * something the handler will use (a scan place): tools/invoke.ts hands it to the handler and releases it once
+   * the call is over, whatever happened (releasing what the handler used does nothing).
    */
-  preflight?(args: z.output<I>, ctx: ToolContext): void | Hold;
-  handler(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
+  preflight?(args: z.output<I>, ctx: ToolContext): P;
+  /** `prepared` is what preflight returned (undefined when the tool has none). */
+  handler(args: z.output<I>, ctx: ToolContext, prepared?: P): Promise<z.output<O>>;
+  /**
+   * The answer as the JSON bytes the handler's value serialises to, for a tool whose answer is stored JSON: REST
+   * sends them as they are, sparing a parse and a re-serialisation per request.
+   */
+  storedJson?(args: z.output<I>, ctx: ToolContext): Promise<Buffer>;
 }
 
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDef<I, O>): ToolDef<I, O> {
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject, P extends Hold | undefined = undefined>(def: ToolDef<I, O, P>): ToolDef<I, O, P> {
   return def;
 }
 
 /** A tool of any shape, for the lists that loop over all of them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyTool = ToolDef<any, any>;
+export type AnyTool = ToolDef<any, any, any>;
 
 /**
  * The schema as a tool surface (MCP tools/list) must publish it: a top-level object. A schema carrying a

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { Router, type RequestHandler } from 'express';
 import { AppError } from '../lib/errors.js';
-import { methodNotAllowed } from '../rest/router.js';
+import { methodNotAllowed } from '../http/method-not-allowed.js';
 import { TOOLS } from '../tools/index.js';
 import type { AnyTool } from '../tools/tool.js';
 import { FUNCTION_DEFS_PATHS } from '../lib/links.js';

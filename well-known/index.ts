@@ -5,7 +5,7 @@
 // JSON 405. The function-calling definitions (/api/v1/tools.json) mount with the API, see function-defs.ts.
 import { Router, type RequestHandler } from 'express';
 import type { Config } from '../lib/config.js';
-import { methodNotAllowed } from '../rest/router.js';
+import { methodNotAllowed } from '../http/method-not-allowed.js';
 import { openApiDocument } from '../rest/openapi.js';
 import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { authMd } from './auth-md.js';

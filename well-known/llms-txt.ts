@@ -2,7 +2,7 @@
 // generated from the MCP tools, the function-calling tools and the route table so it cannot drift from them.
 import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { deprecationNote } from '../rest/deprecation.js';
-import { MCP_CURRENT_REVISION, mcpTools } from '../mcp/server.js';
+import { MCP_CURRENT_REVISION, mcpTools } from '../tools/mcp-tools.js';
 import { MCP_PATH } from '../lib/links.js';
 import type { AnyTool } from '../tools/tool.js';
 import { functionTools } from './function-defs.js';

@@ -10,7 +10,7 @@
 // name, remotes[] with the protocol revisions served, capabilities), still listing the MCP tools — harmless for
 // readers that ignore them, useful for those that want them before connecting. No `$schema` is claimed, since the
 // card schema is versioned in place upstream and ours lists tools.
-import { MCP_CAPABILITIES, MCP_INSTRUCTIONS, MCP_REVISIONS, MCP_SERVER_INFO, mcpTools } from '../mcp/server.js';
+import { MCP_CAPABILITIES, MCP_INSTRUCTIONS, MCP_REVISIONS, MCP_SERVER_INFO, mcpTools } from '../tools/mcp-tools.js';
 import { MCP_PATH } from '../lib/links.js';
 import { inputJsonSchema } from './function-defs.js';
 import { RESOURCES, RESOURCE_TEMPLATES } from '../tools/resources/index.js';

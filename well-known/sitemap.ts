@@ -6,7 +6,7 @@ import { Router, type RequestHandler } from 'express';
 import { VERTICALS } from '../schemas/params.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { Config } from '../lib/config.js';
-import { methodNotAllowed } from '../rest/router.js';
+import { methodNotAllowed } from '../http/method-not-allowed.js';
 
 export const SITEMAP_PATH = '/sitemap.xml';
 /** sitemaps.org: at most 50,000 URLs (and 50 MB) per file; our URLs are short, so the count is the limit. */

@@ -3,7 +3,7 @@
 // latest scans.
 import type { RequestHandler } from 'express';
 import type { StoreRepo } from '../../store/repo.js';
-import type { Guards } from '../../rest/limits.js';
+import type { Guards } from '../../http/guards.js';
 import { bar, html, plural, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
 import { signedIn } from './session.js';

@@ -5,10 +5,11 @@ import express, { Router, type ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../../lib/config.js';
 import type { StoreRepo } from '../../store/repo.js';
-import type { Guards } from '../../rest/limits.js';
+import type { Guards } from '../../http/guards.js';
+import type { AppState } from '../../tools/app-state.js';
 import { createMailer, type Mailer } from '../../accounts/mailer.js';
 import { GENERIC_INTERNAL_MESSAGE } from '../../lib/errors.js';
-import { countIfStoreError, toAppError } from '../../lib/http-errors.js';
+import { answerableError } from '../../lib/http-errors.js';
 import type { ServiceMetrics } from '../../lib/metrics.js';
 import { html } from '../html.js';
 import { CONSOLE_SCRIPT, CONSOLE_SCRIPT_PATH, publicConsolePage, sendConsolePage } from './layout.js';
@@ -29,6 +30,8 @@ export interface ConsoleDeps {
   store: StoreRepo;
   log: Logger;
   guards: Guards;
+  /** The app's state: verification checks take their places within its scan bound. */
+  state: AppState;
   mailer?: Mailer;
   /** Seals webhook secrets (SECRETS_KEY); made by the composition root. */
   box: SecretBox;
@@ -85,14 +88,12 @@ function pruneNowAndThen(store: StoreRepo): express.RequestHandler {
 
 const consoleErrors: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
-  const appError = toAppError(err);
-  countIfStoreError(req.app.locals.metrics as ServiceMetrics | undefined, err);
-  if (!appError) req.log?.error({ err }, 'console page failed unexpectedly');
-  const status = (appError as { status?: number } | null)?.status ?? 500;
+  const appError = answerableError(err, { log: req.log, metrics: req.app.locals.metrics as ServiceMetrics | undefined });
+  const status = appError.status;
   const heading = status === 403 ? 'Request refused' : status >= 500 ? 'Something went wrong on our side' : 'That request did not work';
-  const message = status >= 500 ? (status === 503 ? 'We are busy right now. Please try again in a few seconds.' : GENERIC_INTERNAL_MESSAGE) : appError?.message ?? '';
+  const message = status >= 500 ? (status === 503 ? 'We are busy right now. Please try again in a few seconds.' : GENERIC_INTERNAL_MESSAGE) : appError.message;
   sendConsolePage(res, publicConsolePage(heading, html`<h1>${heading}</h1><p>${message}</p><p><a class="button" href="/console">Back to the console</a></p>`), {
     status,
-    headers: appError?.headers,
+    headers: appError.headers,
   });
 };

@@ -7,7 +7,7 @@ import { VERTICALS } from '../../schemas/params.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
 import { claimHost, META_NAME, takeVerifyCheck, verifyHost, VERIFY_CHECKS_PER_HOUR, WELL_KNOWN_PATH } from '../../monitoring/ownership.js';
-import { scanGateOf } from '../../tools/scan-store.js';
+import type { AppState } from '../../tools/app-state.js';
 import type { OwnershipClaim } from '../../store/monitoring-repo.js';
 import { formatDate, html, verticalLabel, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
@@ -64,7 +64,7 @@ ${claims.length === 0 ? html`<p class="empty">No stores yet. Claim one below.</p
 </form>`);
 }
 
-export function storesRouter(deps: { store: StoreRepo; config: Config }): Router {
+export function storesRouter(deps: { store: StoreRepo; config: Config; state: AppState }): Router {
   const { store, config } = deps;
   const router = Router();
   const form = sameSiteForm(config.BASE_URL, { csrf: true });
@@ -98,7 +98,7 @@ export function storesRouter(deps: { store: StoreRepo; config: Config }): Router
     // checks; a refusal (busy scanner, checks used up) fetches nothing and spends nothing.
     let place;
     try {
-      place = scanGateOf({ store, config }).reserve();
+      place = deps.state.scanGate.reserve();
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       return sendConsolePage(res, await renderStores(store, who, { error: err.message }), { status: 503, headers: err.headers });

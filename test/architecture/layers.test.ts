@@ -62,3 +62,22 @@ test('a planted back-edge fails: scan/ importing store/, and two folders importi
   assert.ok(found.includes('tools-imports-only-below: tools/a.ts → rest/b.ts'), found.join('\n'));
   assert.ok(found.some((v) => v.startsWith('no-circular:')), found.join('\n'));
 });
+
+test('the surfaces stay apart: mcp/ and pages/ import no rest/, well-known/ neither the REST router nor mcp/', async (t) => {
+  const dir = plant({
+    'rest/router.ts': 'export const router = 1;\n',
+    'rest/routes.ts': 'export const ROUTES: number[] = [];\n',
+    'mcp/server.ts': "import { router } from '../rest/router.ts';\nexport const mcp = router;\n",
+    'pages/home.ts': "import { ROUTES } from '../rest/routes.ts';\nexport const home = ROUTES;\n",
+    'well-known/card.ts': "import { mcp } from '../mcp/server.ts';\nexport const card = mcp;\n",
+    'well-known/links.ts': "import { router } from '../rest/router.ts';\nexport const links = router;\n",
+    'well-known/openapi.ts': "import { ROUTES } from '../rest/routes.ts';\nexport const openapi = ROUTES;\n",
+  });
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const found = await violations(dir, ['rest', 'mcp', 'pages', 'well-known']);
+  assert.ok(found.includes('mcp-imports-only-below: mcp/server.ts → rest/router.ts'), found.join('\n'));
+  assert.ok(found.includes('pages-imports-only-below: pages/home.ts → rest/routes.ts'), found.join('\n'));
+  assert.ok(found.includes('well-known-imports-only-below: well-known/card.ts → mcp/server.ts'), found.join('\n'));
+  assert.ok(found.includes('well-known-reads-no-router: well-known/links.ts → rest/router.ts'), found.join('\n'));
+  assert.ok(!found.some((v) => v.includes('well-known/openapi.ts')), `the route table is readable: ${found.join('\n')}`);
+});

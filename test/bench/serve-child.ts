@@ -6,6 +6,7 @@
 // (log line, request id, caller, limits), and the MCP router alone: the most those answers can reach, beside the
 // service's figures.
 // Prints {"url"} on stdout once listening.
+import { createAppState } from '../../tools/app-state.js';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -49,7 +50,7 @@ if (mode === 'floor') {
   app.get('/badge/:host', async (req, res) => void res.type('image/svg+xml').send(badgeFor(await store.latestByHost(req.params.host)).svg));
   // POST /mcp as the service mounts it (its guards, the SDK, the tools), without the service's other layers.
   const documents = { llmsTxt: () => '', reportMarkdown: () => '', indexMarkdown: () => '' };
-  app.use(mcpRouter({ config, store, log: pino({ level: 'silent' }), documents }));
+  app.use(mcpRouter({ config, store, log: pino({ level: 'silent' }), documents, state: createAppState(config) }));
   const server = app.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
 } else {
   const config = loadConfig({ ...process.env, DATA_DIR: arg, PORT: '0', LOG_LEVEL: 'silent' });

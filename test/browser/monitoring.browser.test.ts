@@ -21,7 +21,7 @@ test('monitoring in the console in Chromium: verify a store by its token, add a 
   const receiver = await startReceiver();
   t.after(() => Promise.all([shop.close(), receiver.close()]));
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
-  const worker = createMonitoring({ config: app.config, store: app.store, log: pino({ level: 'silent' }) });
+  const worker = createMonitoring({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }) });
 
   const context = await openChromium(t, 'srk-monitoring-chromium-');
   const page = await context.newPage();

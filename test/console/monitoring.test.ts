@@ -20,7 +20,7 @@ async function setup(t: test.TestContext) {
   await client.signIn(inbox, 'owner@shop.test');
   const account = (await app.store.accounts.findAccountByEmail('owner@shop.test'))!;
   // The same composition main.ts starts; its secret key is the app's (DATA_DIR/secrets.key).
-  const worker = createMonitoring({ config: app.config, store: app.store, log: pino({ level: 'silent' }) });
+  const worker = createMonitoring({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }) });
   return { app, client, account, worker, inbox };
 }
 

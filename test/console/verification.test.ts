@@ -20,7 +20,7 @@ test('token removed, then "Check again": not verified, vertical refused, no webh
   const client = new ConsoleClient(app.url);
   await client.signIn(inbox, 'owner@shop.test');
   const account = (await app.store.accounts.findAccountByEmail('owner@shop.test'))!;
-  const worker = createMonitoring({ config: app.config, store: app.store, log: pino({ level: 'silent' }) });
+  const worker = createMonitoring({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }) });
   const shop = await startFixtureStore({});
   const receiver = await startReceiver();
   t.after(() => Promise.all([shop.close(), receiver.close()]));
@@ -164,7 +164,7 @@ test('a verified claim without a monitor is re-checked by the worker a day after
   shop.setRoute('/', { body: '<!doctype html><html><head><title>Shop</title></head><body>Shop</body></html>' });
 
   let clock = new Date(verifiedAt.getTime() + OWNERSHIP_RECHECK_MS / 2);
-  const worker = createMonitoring({ config: app.config, store: app.store, log: pino({ level: 'silent' }), now: () => clock });
+  const worker = createMonitoring({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }), now: () => clock });
   const homeHits = shop.hits('/');
   await worker.tick();
   assert.equal(shop.hits('/'), homeHits, 'not due before a day has passed');

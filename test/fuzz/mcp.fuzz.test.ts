@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { startApp, type TestApp } from '../helpers/start-app.js';
 import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
 import { saveFakeScan } from '../helpers/scans.js';
-import { ErrorBody } from '../../schemas/error.js';
+import { ErrorBody } from '../../lib/errors.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);

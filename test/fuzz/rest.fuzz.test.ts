@@ -15,7 +15,7 @@ import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { brochureStore } from '../fixtures/stores.js';
 import { createApiKey } from '../../accounts/keys.js';
-import { ErrorBody } from '../../schemas/error.js';
+import { ErrorBody } from '../../lib/errors.js';
 import { ERROR_STATUS } from '../../lib/errors.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 

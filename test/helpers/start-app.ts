@@ -10,11 +10,14 @@ import { createApp, type AppDeps } from '../../server/app.js';
 import { testConfig, type Config } from '../../lib/config.js';
 import { SqliteRepo } from '../../store/sqlite.js';
 import type { StoreRepo } from '../../store/repo.js';
+import { createAppState, type AppState } from '../../tools/app-state.js';
 
 export interface TestApp {
   url: string; // http://127.0.0.1:PORT (no trailing slash)
   config: Config;
   store: StoreRepo;
+  /** The app's state, for a monitoring worker that shares its scan bound and running scans (as main.ts does). */
+  state: AppState;
   server: Server;
   dataDir: string;
   close(): Promise<void>;
@@ -46,9 +49,10 @@ export async function startApp(
   });
   const store = extra.store ?? new SqliteRepo(join(dataDir, 'store.db'));
   const { selfBaseUrl: _self, ...deps } = extra;
+  const state = createAppState(config);
   try {
     await store.init();
-    server.on('request', createApp({ config, store, log: pino({ level: 'silent' }), ...deps }));
+    server.on('request', createApp({ config, store, log: pino({ level: 'silent' }), state, ...deps }));
   } catch (err) {
     // An app that refuses to start (a test of exactly that) must not leave the listener behind.
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -66,7 +70,7 @@ export async function startApp(
     rmSync(dataDir, { recursive: true, force: true });
   };
   t?.after(close);
-  return { url, config, store, server, dataDir, close };
+  return { url, config, store, state, server, dataDir, close };
 }
 
 /** fetch + JSON body in one step, for assertions. */

@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { testConfig } from '../../lib/config.js';
 import { SqliteRepo } from '../../store/sqlite.js';
 import type { ToolContext } from '../../tools/tool.js';
+import { createAppState } from '../../tools/app-state.js';
 
 export async function toolContextForTest(t: { after(fn: () => unknown): void }): Promise<{ store: SqliteRepo; ctx: ToolContext }> {
   const store = new SqliteRepo(':memory:');
@@ -15,6 +16,7 @@ export async function toolContextForTest(t: { after(fn: () => unknown): void }):
     log: pino({ level: 'silent' }),
     caller: { kind: 'anonymous', keyId: null, ip: '127.0.0.1' },
     baseUrl: config.BASE_URL,
+    app: createAppState(config),
   };
   return { store, ctx };
 }

@@ -23,7 +23,7 @@ test('a due monitor scans the host once, records the outcome and schedules the n
   await verifyHost(deps, 'acct_1', claim.host);
   const homeHitsBefore = shop.hits('/');
   const monitor = await addMonitor(deps, 'acct_1', { host: claim.host, cadence: 'daily', firstRunAt: new Date(Date.now() - 1000) });
-  const worker = createMonitoring({ config: app.config, store: app.store, log: pino({ level: 'silent' }), box: secretBox(randomBytes(32)) });
+  const worker = createMonitoring({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }), box: secretBox(randomBytes(32)) });
 
   const counts = await worker.tick();
   assert.equal(counts.monitors, 1);
@@ -59,7 +59,7 @@ test('before a scheduled scan the token is checked again: gone from the site, th
   await verifyHost(deps, 'acct_1', claim.host);
   await addMonitor(deps, 'acct_1', { host: claim.host, cadence: 'daily', firstRunAt: new Date(Date.now() - 1000) });
   shop.setRoute('/', { body: '<!doctype html><html><head><title>Shop</title></head><body>New theme, tag lost</body></html>' });
-  const worker = createMonitoring({ config: app.config, store: app.store, log: pino({ level: 'silent' }), box: secretBox(randomBytes(32)) });
+  const worker = createMonitoring({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }), box: secretBox(randomBytes(32)) });
   await worker.tick();
   const [m] = await app.store.monitoring.listMonitors('acct_1');
   assert.match(m.lastOutcome ?? '', /^skipped: the verification token is no longer on the site/);

@@ -31,6 +31,7 @@ async function setup(t: T, env: Record<string, string> = {}, opts: { now?: () =>
   const worker = createMonitoring({
     config: app.config,
     store: app.store,
+    state: app.state,
     log: pino({ level: 'silent' }),
     box,
     now: opts.now,
@@ -272,6 +273,7 @@ test('a webhook host that resolves to a private address is refused at connect ti
   const worker = createMonitoring({
     config: s.app.config,
     store: s.app.store,
+    state: s.app.state,
     log: pino({ level: 'silent' }),
     box: s.deps.box,
     // hooks.evil.test resolves to loopback: the address is judged after the lookup, so the receiver sees nothing.

@@ -1,4 +1,4 @@
-// GET /openapi.json: a valid OpenAPI 3.1 document generated from the route table, the tools and schemas/error.ts.
+// GET /openapi.json: a valid OpenAPI 3.1 document generated from the route table, the tools and the error body of lib/errors.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';

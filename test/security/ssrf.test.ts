@@ -13,7 +13,7 @@ import { call as get, startApp, type Answer, type TestApp } from '../helpers/sta
 import { startFixtureStore, startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { brochureStore, completeStore, CATALOGUE } from '../fixtures/stores.js';
-import { ErrorBody } from '../../schemas/error.js';
+import { ErrorBody } from '../../lib/errors.js';
 import { ERROR_STATUS } from '../../lib/errors.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 

@@ -13,7 +13,7 @@ import { startFixtureStore, startStoreFrom, type FixtureStore } from '../helpers
 import { saveFakeScan } from '../helpers/scans.js';
 import { HOSTILE_NAME, HOSTILE_TITLE, hostileStore } from '../fixtures/stores.js';
 import { createApiKey } from '../../accounts/keys.js';
-import { ErrorBody } from '../../schemas/error.js';
+import { ErrorBody } from '../../lib/errors.js';
 import { ERROR_STATUS } from '../../lib/errors.js';
 import type { StoreRepo } from '../../store/repo.js';
 import type { ScanResult } from '../../schemas/scan-result.js';

@@ -88,3 +88,14 @@ test('store failures met by a page and by an MCP tool are counted by class and c
   assert.equal(sample(res.text, 'store_readiness_store_errors_total{class="other",code="SQLITE_CONSTRAINT"}'), 1);
   assert.equal(sample(res.text, 'store_readiness_store_errors_total{class="unavailable",code="none"}'), 1);
 });
+
+test('a store failure met by an MCP resource read is counted, as a tool call or an API read counts it', async (t) => {
+  const repo = new SqliteRepo(':memory:');
+  const app = await startApp(t, {}, { store: repo });
+  repo.latestByHost = () => Promise.reject(new StoreUnavailableError('the store is closed'));
+  const client = await connectMcp(t, app);
+  await assert.rejects(client.readResource({ uri: 'readiness://reports/shop.example' }), /-32603/);
+
+  const res = await get(`${app.url}/metrics`);
+  assert.equal(sample(res.text, 'store_readiness_store_errors_total{class="unavailable",code="none"}'), 1);
+});

@@ -56,7 +56,7 @@ test("a monitor's scheduled scan never joins a stranger's running scan of the sa
   const shop = await shopWith(t, (routes) => ({ '/': { ...(routes['/'] as FixtureRoute), delayMs: SLOW_MS } }));
   const stranger = call(scanUrl(app, shop.url));
   await waitFor(() => shop.hits('/') >= 1, "the stranger's scan reached the store");
-  const scheduled = monitorScan({ config: app.config, store: app.store, log: pino({ level: 'silent' }) });
+  const scheduled = monitorScan({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }) });
   const mine = await scheduled({ origin: shop.origin, host: `127.0.0.1:${shop.port}`, accountId: 'acct_owner' });
   const theirs = await stranger;
   assert.ok('scanId' in mine, JSON.stringify(mine));

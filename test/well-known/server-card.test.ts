@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { getJson, startApp } from '../helpers/start-app.js';
 import { connectMcp } from '../helpers/mcp-client.js';
 import { serverCardName } from '../../well-known/server-card.js';
-import { MCP_REVISIONS } from '../../mcp/server.js';
+import { MCP_REVISIONS } from '../../tools/mcp-tools.js';
 import { SERVICE_VERSION } from '../../lib/version.js';
 
 test('server card: identity, remote, no auth and the MCP tools, public and cacheable', async (t) => {

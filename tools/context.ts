@@ -1,0 +1,45 @@
+// The context a tool call runs in, made the same way for every surface: the app's parts, who calls, the call's
+// cancellation and its logger. The logger is made on first use (in practice, on an error).
+import type { Logger } from 'pino';
+import type { Config } from '../lib/config.js';
+import type { StoreRepo } from '../store/repo.js';
+import type { ServiceMetrics } from '../lib/metrics.js';
+import type { AppState } from './app-state.js';
+import type { Caller, ToolContext } from './tool.js';
+
+/** The parts of an app every tool call shares. */
+export interface AppParts {
+  config: Config;
+  store: StoreRepo;
+  log: Logger;
+  state: AppState;
+  metrics?: ServiceMetrics;
+  scanOverrides?: ToolContext['scanOverrides'];
+  renderer?: ToolContext['renderer'];
+}
+
+export interface CallParts {
+  caller: Caller;
+  /** Aborts when the caller goes away; only work that reaches out (a scan) needs one. */
+  signal?: AbortSignal;
+  /** The call's logger, made when first needed; the app's logger when absent. */
+  log?: () => Logger;
+}
+
+export function toolContext(app: AppParts, call: CallParts): ToolContext {
+  let log: Logger | undefined;
+  return {
+    store: app.store,
+    config: app.config,
+    get log() {
+      return (log ??= call.log?.() ?? app.log);
+    },
+    caller: call.caller,
+    baseUrl: app.config.BASE_URL,
+    signal: call.signal,
+    metrics: app.metrics,
+    scanOverrides: app.scanOverrides,
+    renderer: app.renderer,
+    app: app.state,
+  };
+}
