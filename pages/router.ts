@@ -14,10 +14,11 @@ import { botPage } from './bot-page.js';
 import { checkPage, checksCatalogue } from './checks-page.js';
 import { FAVICON_SVG, SCAN_SCRIPT, SCAN_SCRIPT_PATH, STYLES_CSS, STYLES_PATH, html, messagePage, sendPage } from './html.js';
 import { methodNotAllowed, type RouterDeps } from '../rest/router.js';
+import type { ScansCookieDeps } from './console/scans-before-sign-in.js';
 
 const YEAR = 'public, max-age=31536000, immutable';
 
-export function pagesRouter(deps: RouterDeps): Router {
+export function pagesRouter(deps: RouterDeps & ScansCookieDeps): Router {
   const router = Router({ caseSensitive: true, strict: false });
   router.use(badgeRouter(deps));
   router.use(verifyRouter(deps));
