@@ -1,6 +1,6 @@
 // The console's overview: scans used this hour and in the last 30 days against the Pro limits, read from the
-// limiters' own counters (so the figures are what the RateLimit headers of the next scan say), and the
-// latest scans.
+// limiters' own counters (so the figures are what the RateLimit headers of the next scan say), the latest
+// scans, and the scans this browser ran before signing in, offered to the account (attach-scans.ts).
 import type { RequestHandler } from 'express';
 import type { StoreRepo } from '../../store/repo.js';
 import type { Guards } from '../../rest/limits.js';
