@@ -21,6 +21,7 @@ import { CHANGELOG_PATH } from '../lib/links.js';
 import { MCP_PATH } from '../lib/links.js';
 import type { RankRow } from '../store/repo.js';
 import { accountOfRequest } from './console/session.js';
+import { rememberScanBeforeSignIn, type ScansCookieDeps } from './console/scans-before-sign-in.js';
 
 /** docs/checks.md §6. */
 const GRADE_BANDS: [GradeLetter, string][] = [
@@ -288,7 +289,7 @@ export function homePage(deps: SurfaceDeps): RequestHandler {
 }
 
 /** POST /scan (application/x-www-form-urlencoded): scan, then 303 to /r/<id>; errors re-render the home page. */
-export function scanFromForm(deps: SurfaceDeps): RequestHandler {
+export function scanFromForm(deps: SurfaceDeps & ScansCookieDeps): RequestHandler {
   // Guards run inside the handler, so their refusals (next(err)) re-render this page instead of JSON.
   const guards = [deps.guards.auth('optional'), deps.guards.limit('scan')];
   const peek = deps.guards.peek('scan');
@@ -312,6 +313,7 @@ export function scanFromForm(deps: SurfaceDeps): RequestHandler {
       });
       const result = value as { scan_id: number };
       if (res.headersSent || res.destroyed) return;
+      rememberScanBeforeSignIn(req, res, deps, Number(result.scan_id)); // signed out: the console offers it after sign-in
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(303, `/r/${Number(result.scan_id)}`);
     } catch (err) {

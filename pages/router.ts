@@ -15,10 +15,11 @@ import { checkPage, checksCatalogue } from './checks-page.js';
 import { FAVICON_SVG, SCAN_SCRIPT, SCAN_SCRIPT_PATH, STYLES_CSS, STYLES_PATH, html, messagePage, sendPage } from './html.js';
 import { methodNotAllowed } from '../http/method-not-allowed.js';
 import type { SurfaceDeps } from '../http/guards.js';
+import type { ScansCookieDeps } from './console/scans-before-sign-in.js';
 
 const YEAR = 'public, max-age=31536000, immutable';
 
-export function pagesRouter(deps: SurfaceDeps): Router {
+export function pagesRouter(deps: SurfaceDeps & ScansCookieDeps): Router {
   const router = Router({ caseSensitive: true, strict: false });
   router.use(badgeRouter(deps));
   router.use(verifyRouter(deps));

@@ -111,8 +111,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(mcpRouter({ ...deps, documents: publicDocuments(config.BASE_URL, routes), state, metrics }));
   app.use(wellKnownRouter({ config, routes }));
   app.use(sitemapRouter(deps));
-  app.use(consoleRouter({ ...deps, guards, state, box: deps.box ?? secretBoxFor(config) }));
-  app.use(pagesRouter({ ...deps, guards, state }));
+  const box = deps.box ?? secretBoxFor(config); // webhook secrets, and the home form's cookie of scans before sign-in
+  app.use(consoleRouter({ ...deps, guards, state, box }));
+  app.use(pagesRouter({ ...deps, guards, state, box }));
   app.use(pageNotFound);
 
   app.use(errorHandler);

@@ -53,6 +53,9 @@ export interface OwnedScan {
   previousScore: number | null;
 }
 
+/** A scan that belongs to no one yet (no account, no key), as a browser that ran it before signing in lists it. */
+export type UnownedScan = Pick<OwnedScan, 'id' | 'host' | 'score' | 'grade' | 'createdAt'>;
+
 export interface OwnedScansQuery {
   host?: string;
   /** Keyset paging: only scans with a smaller id (the last id of the page before). */
@@ -93,4 +96,11 @@ export interface AccountRepo {
   scansOfAccount(accountId: string, q: OwnedScansQuery): Promise<OwnedScan[]>;
   /** Scans per key id of the account since an instant (key id null: scans from the site). */
   scanCountsByKey(accountId: string, since: Date): Promise<Map<string | null, number>>;
+  /** Those of these scans that still exist and belong to no one (no account, no key), newest first. */
+  unownedScans(scanIds: number[]): Promise<UnownedScan[]>;
+  /**
+   * Ties each of these scans to the account if it still belongs to no one, one atomic step per scan (a scan
+   * another account or key already holds is left as it is); the number of scans tied.
+   */
+  attachScansToAccount(accountId: string, scanIds: number[]): Promise<number>;
 }

@@ -141,6 +141,17 @@ export function scansOfOwner(accountId: string): Filter<ScanDoc> {
   return { ownerAccountId: { $eq: accountId } };
 }
 
+/** These scans, while no account and no key holds them (an absent or null field matches null). */
+export function unownedScansByIds(ids: number[]): Filter<ScanDoc> {
+  const filter: Document = { _id: { $in: ids.filter((id) => Number.isSafeInteger(id) && id > 0) }, ownerAccountId: { $eq: null }, ownerKeyId: { $eq: null } };
+  return filter as Filter<ScanDoc>;
+}
+
+/** The account link a scan made before signing in gets, as a signed-in scan has it from the start. */
+export function scanAttach(accountId: string): UpdateFilter<ScanDoc> {
+  return { $set: { ownerAccountId: accountId } };
+}
+
 /** The account link leaves the scan; the scan itself stays public. */
 export const scanUnlink: UpdateFilter<ScanDoc> = { $unset: { ownerAccountId: '' }, $set: { ownerKeyId: null } };
 

@@ -14,6 +14,7 @@ import type {
   OwnedScansQuery,
   SessionRecord,
   SignInTokenRecord,
+  UnownedScan,
 } from './accounts-repo.js';
 import type { MongoRunner } from './mongo-runner.js';
 
@@ -194,5 +195,18 @@ export class MongoAccounts implements AccountRepo {
   async scanCountsByKey(accountId: string, since: Date): Promise<Map<string | null, number>> {
     const rows = await this.scans.aggregate<{ _id: string | null; n: number }>(Q.scanCountsPipeline(accountId, since), this.run.opts()).toArray();
     return new Map(rows.map((r) => [r._id ?? null, r.n]));
+  }
+
+  async unownedScans(scanIds: number[]): Promise<UnownedScan[]> {
+    const docs = await this.scans
+      .find(Q.unownedScansByIds(scanIds), { projection: { host: 1, score: 1, grade: 1, createdAt: 1 }, sort: { _id: -1 }, ...this.run.opts() })
+      .toArray();
+    return docs.map((d) => ({ id: d._id, host: d.host, score: d.score, grade: d.grade, createdAt: d.createdAt }));
+  }
+
+  // One updateMany: the server checks the filter again as it writes each document, so a scan another account
+  // took meanwhile is not taken over.
+  async attachScansToAccount(accountId: string, scanIds: number[]): Promise<number> {
+    return (await this.scans.updateMany(Q.unownedScansByIds(scanIds), Q.scanAttach(accountId), this.run.opts())).modifiedCount;
   }
 }

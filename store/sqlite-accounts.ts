@@ -11,6 +11,7 @@ import type {
   OwnedScansQuery,
   SessionRecord,
   SignInTokenRecord,
+  UnownedScan,
 } from './accounts-repo.js';
 
 const SCHEMA = `
@@ -156,6 +157,15 @@ export class SqliteAccounts implements AccountRepo {
         `SELECT ${OWNED_COLS} FROM scans AS s INDEXED BY scans_owner_host_id
          WHERE s.owner_account_id = @a AND s.host = @h AND s.id < @before ORDER BY s.id DESC LIMIT @n`,
       ),
+      // The ids travel as one JSON array, so any number of them is one statement.
+      unowned: db.prepare<[string], Omit<OwnedRow, 'owner_key_id' | 'previous_score'>>(
+        `SELECT id, host, score, grade, created_at FROM scans
+         WHERE id IN (SELECT value FROM json_each(?)) AND owner_account_id IS NULL AND owner_key_id IS NULL ORDER BY id DESC`,
+      ),
+      attach: db.prepare<[string, string]>(
+        `UPDATE scans SET owner_account_id = ?
+         WHERE id IN (SELECT value FROM json_each(?)) AND owner_account_id IS NULL AND owner_key_id IS NULL`,
+      ),
       countsByKey: db.prepare<[string, number], { owner_key_id: string | null; n: number }>(
         `SELECT owner_key_id, COUNT(*) AS n FROM scans INDEXED BY scans_owner_id
          WHERE owner_account_id = ? AND created_at >= ? GROUP BY owner_key_id`,
@@ -284,4 +294,20 @@ export class SqliteAccounts implements AccountRepo {
   async scanCountsByKey(accountId: string, since: Date): Promise<Map<string | null, number>> {
     return new Map(this.q.countsByKey.all(accountId, since.getTime()).map((r) => [r.owner_key_id, r.n]));
   }
+
+  async unownedScans(scanIds: number[]): Promise<UnownedScan[]> {
+    return this.q.unowned.all(JSON.stringify(scanIds.filter(isScanId))).map((r) => ({
+      id: r.id,
+      host: r.host,
+      score: r.score,
+      grade: r.grade,
+      createdAt: new Date(r.created_at),
+    }));
+  }
+
+  async attachScansToAccount(accountId: string, scanIds: number[]): Promise<number> {
+    return this.q.attach.run(accountId, JSON.stringify(scanIds.filter(isScanId))).changes;
+  }
 }
+
+const isScanId = (id: unknown): id is number => Number.isSafeInteger(id) && (id as number) > 0;

@@ -1,6 +1,6 @@
 // The console's overview: scans used this hour and in the last 30 days against the Pro limits, read from the
-// limiters' own counters (so the figures are what the RateLimit headers of the next scan say), and the
-// latest scans.
+// limiters' own counters (so the figures are what the RateLimit headers of the next scan say), the latest
+// scans, and the scans this browser ran before signing in, offered to the account (attach-scans.ts).
 import type { RequestHandler } from 'express';
 import type { StoreRepo } from '../../store/repo.js';
 import type { Guards } from '../../http/guards.js';
@@ -8,16 +8,19 @@ import { bar, html, plural, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
 import { signedIn } from './session.js';
 import { scansTable } from './scans.js';
+import { attachedNotice, scansBeforeSignInSection } from './attach-scans.js';
+import type { ScansCookieDeps } from './scans-before-sign-in.js';
 
-export function overviewPage(deps: { store: StoreRepo; guards: Guards }): RequestHandler {
-  return async (_req, res) => {
+export function overviewPage(deps: { store: StoreRepo; guards: Guards } & ScansCookieDeps): RequestHandler {
+  return async (req, res) => {
     const who = signedIn(res)!;
-    const [usage, recent, claims, monitors, endpoints] = await Promise.all([
+    const [usage, recent, claims, monitors, endpoints, scansBefore] = await Promise.all([
       deps.guards.proUsage({ accountId: who.account.id, keyId: null }),
       deps.store.accounts.scansOfAccount(who.account.id, { limit: 5 }),
       deps.store.monitoring.listClaims(who.account.id),
       deps.store.monitoring.listMonitors(who.account.id),
       deps.store.monitoring.listEndpoints(who.account.id),
+      scansBeforeSignInSection(req, deps, who),
     ]);
     const steps = gettingStarted({ verified: claims.some((c) => c.verifiedAt), monitored: monitors.length > 0, hooked: endpoints.length > 0 });
     const meter = (id: string, label: string, u: { used: number; limit: number; resetSeconds: number }, resets: string) =>
@@ -30,6 +33,8 @@ export function overviewPage(deps: { store: StoreRepo; guards: Guards }): Reques
     sendConsolePage(
       res,
       consolePage('Overview', who, 'overview', html`<h1>Overview</h1>
+${attachedNotice(req.query.attached)}
+${scansBefore}
 ${steps}
 <p>Scans made with any of your API keys and scans you start on this site while signed in share these Pro limits.</p>
 <div class="usage-grid">

@@ -23,6 +23,7 @@ import { storesRouter } from './stores.js';
 import { monitorsRouter } from './monitors.js';
 import { webhooksRouter } from './webhooks.js';
 import { briefPage } from './brief.js';
+import { attachScansRouter } from './attach-scans.js';
 import type { SecretBox } from '../../monitoring/secrets.js';
 
 export interface ConsoleDeps {
@@ -57,6 +58,7 @@ export function consoleRouter(deps: ConsoleDeps): Router {
   pages.use(signInRouter({ store, config, mailer }));
   pages.get('/console', requireAccount, overviewPage(deps));
   pages.get('/console/scans', requireAccount, scansPage(deps));
+  pages.use(attachScansRouter(deps));
   pages.use(storesRouter(deps));
   pages.use(monitorsRouter(deps));
   pages.use(webhooksRouter(deps));

@@ -117,6 +117,28 @@ export function runAccountRepoContract(name: string, makeRepo: () => Promise<Sto
       assert.deepEqual([...counts.entries()].sort(), [['k1', 1], [null, 1]].sort());
     }));
 
+    it('scans made before signing in: listed while no one holds them, attached once, never taken from another owner', withRepo(async (repo) => {
+      const mine = await scan(repo, 'a.test', 50, null, null, 1);
+      const alsoMine = await scan(repo, 'b.test', 70, null, null, 2);
+      const others = await scan(repo, 'c.test', 60, 'acct_other', null, 3);
+      const keys = await scan(repo, 'd.test', 30, null, 'k_unlinked', 4);
+      const asked = [mine, alsoMine, others, keys, 999_999, -1, 1.5];
+      const listed = await repo.accounts.unownedScans(asked);
+      assert.deepEqual(listed.map((s) => [s.id, s.host, s.score, s.grade]), [[alsoMine, 'b.test', 70, 'C'], [mine, 'a.test', 50, 'C']]);
+      assert.deepEqual(listed[0].createdAt, at(2));
+
+      // Two accounts attaching the same scans at once: each scan goes to exactly one of them.
+      const [a, b] = await Promise.all([repo.accounts.attachScansToAccount('acct_a', asked), repo.accounts.attachScansToAccount('acct_b', asked)]);
+      assert.equal(a + b, 2);
+      const winner = a === 2 ? 'acct_a' : 'acct_b';
+      assert.deepEqual((await repo.accounts.scansOfAccount(winner, { limit: 50 })).map((s) => [s.id, s.keyId]), [[alsoMine, null], [mine, null]]);
+      assert.equal(await repo.accounts.attachScansToAccount('acct_c', asked), 0, 'attached scans are not moved');
+      assert.deepEqual(await repo.accounts.unownedScans(asked), []);
+      assert.deepEqual((await repo.accounts.scansOfAccount('acct_other', { limit: 50 })).map((s) => s.id), [others]);
+      assert.equal((await repo.getScan(keys))?.ownerAccountId ?? null, null, 'a key’s scan stays with its key');
+      assert.equal(await repo.accounts.attachScansToAccount('acct_a', []), 0);
+    }));
+
     it('deleting an account revokes its keys, ends its sessions and keeps its scans public without the link', withRepo(async (repo) => {
       const account = await repo.accounts.ensureAccount('d@shop.test', at(0), 'acct_d');
       await repo.putApiKey({ id: 'kd', keyHash: sha256Hex('kd'), owner: 'd@shop.test', plan: 'pro', createdAt: at(0), revokedAt: null });

@@ -70,4 +70,19 @@ describe('mongo account queries (mingo)', () => {
     assert.equal(scans[3].ownerAccountId, undefined);
     assert.equal(scans[3].ownerKeyId, null);
   });
+
+  it('scans made before signing in: only those no account and no key holds are listed and attached', () => {
+    const scans: AnyObject[] = [
+      { _id: 1, host: 'a.test', ownerKeyId: null, report: '{}' }, // anonymous, never linked
+      { _id: 2, host: 'a.test', ownerKeyId: null, ownerAccountId: 'q', report: '{}' }, // another account's
+      { _id: 3, host: 'b.test', ownerKeyId: 'k9', report: '{}' }, // an unlinked key's
+      { _id: 4, host: 'b.test', ownerKeyId: null, ownerAccountId: null, report: '{}' }, // a null link, as absent
+      { _id: 5, host: 'c.test', ownerKeyId: null, report: '{}' }, // not asked for
+    ];
+    assert.deepEqual(find(scans, Q.unownedScansByIds([1, 2, 3, 4, 99])).map((d) => d._id), [1, 4]);
+    assert.deepEqual(find(scans, Q.unownedScansByIds([1.5, -1, Number.NaN] as number[])), [], 'only scan ids are asked for');
+    for (const doc of find(scans, Q.unownedScansByIds([1, 2, 3, 4]))) updateOne(scans, { _id: doc._id }, Q.scanAttach('p') as never);
+    assert.deepEqual(scans.map((d) => d.ownerAccountId ?? null), ['p', 'q', null, 'p', null]);
+    assert.deepEqual(find(scans, Q.unownedScansByIds([1, 4])), [], 'once attached, no other account can take them');
+  });
 });
