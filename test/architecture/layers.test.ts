@@ -62,3 +62,14 @@ test('a planted back-edge fails: scan/ importing store/, and two folders importi
   assert.ok(found.includes('tools-imports-only-below: tools/a.ts → rest/b.ts'), found.join('\n'));
   assert.ok(found.some((v) => v.startsWith('no-circular:')), found.join('\n'));
 });
+
+test('the monitoring worker may not import the HTTP layer: a planted import of rest/ fails', async (t) => {
+  const dir = plant({
+    'rest/limits.ts': 'export const spend = (): boolean => true;\n',
+    'server/monitoring.ts': "import { spend } from '../rest/limits.ts';\nexport const tick = (): boolean => spend();\n",
+    'server/app.ts': "import { spend } from '../rest/limits.ts';\nexport const start = (): boolean => spend();\n",
+  });
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const found = await violations(dir, ['rest', 'server']);
+  assert.deepEqual(found, ['monitoring-worker-knows-no-http: server/monitoring.ts → rest/limits.ts']);
+});
