@@ -5,7 +5,7 @@ import { periodOf, type StoreRepo } from '../store/repo.js';
 import { quotaIdOf, type ProIdentity } from './identity.js';
 
 const DAY = 24 * 60 * 60 * 1000;
-export const QUOTA_DAYS = 30;
+const QUOTA_DAYS = 30;
 export const QUOTA_WINDOW_SECONDS = (QUOTA_DAYS * DAY) / 1000;
 
 /** Whose quota: an account's, shared by its keys and sessions, or a key's own when it has no account. */
