@@ -18,7 +18,7 @@ export function toScanSummary(d: Omit<ScanDoc, 'report'>): ScanSummary {
 }
 
 /** A scan's fields without its report, shared by both reads of a scan. */
-function scanFields(d: Omit<ScanDoc, 'report'>): Omit<ScanRecord, 'report'> {
+export function scanFields(d: Omit<ScanDoc, 'report'>): Omit<ScanRecord, 'report'> {
   return { ...toScanSummary(d), vertical: d.vertical ?? null, ownerKeyId: d.ownerKeyId ?? null };
 }
 
