@@ -58,6 +58,13 @@ module.exports = {
       to: { path: '^(express|express-rate-limit|pino-http|@modelcontextprotocol/sdk)(/|$)', dependencyTypes: ['npm'] },
     },
     {
+      name: 'monitoring-worker-knows-no-http',
+      comment: 'the monitoring worker runs without the HTTP layer: the quota rules it spends live in accounts/',
+      severity: 'error',
+      from: { path: '^server/monitoring\\.ts$' },
+      to: { path: '^rest/' },
+    },
+    {
       name: 'no-circular',
       comment: 'a cycle between modules hides which one is the base',
       severity: 'error',

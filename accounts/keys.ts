@@ -7,7 +7,7 @@ import type { ApiKeyRecord, StoreRepo } from '../store/repo.js';
 const PREFIX = 'srk_';
 const KEY_SHAPE = /^srk_([A-Za-z0-9_-]{32})_([0-9a-f]{8})$/;
 
-export const hashKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+const hashKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 
 const checksum = (body: string): string => crc32(body).toString(16).padStart(8, '0');
 

@@ -6,7 +6,6 @@ import type { StoreRepo } from '../store/repo.js';
 import type { AccountRecord } from '../store/accounts-repo.js';
 import { newSecret, sha256Hex, isSecretShaped } from './secrets.js';
 
-export { SESSION_COOKIE } from '../lib/same-site.js';
 const DAY = 24 * 60 * 60 * 1000;
 export const SESSION_IDLE_MS = 30 * DAY;
 export const SESSION_MAX_MS = 90 * DAY;

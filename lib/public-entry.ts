@@ -3,19 +3,14 @@
 // query-string variant must not replace the store's listing (docs/decisions.md, "API").
 import { hostIdentity } from './hosts.js';
 
-/**
- * True when `scanned` (the normalised URL the caller asked for) is the store's entry point: the site root with no
- * query, or, once a verified owner has set one, exactly the owner's entry path (and query).
- */
-export function isPublicEntry(scanned: URL, ownerEntryPath?: string | null): boolean {
-  const asked = scanned.pathname + scanned.search;
-  if (ownerEntryPath) return asked === ownerEntryPath;
-  return asked === '/';
+/** True when `scanned` (the normalised URL the caller asked for) is the store's entry point: the site root with no query. */
+export function isPublicEntry(scanned: URL): boolean {
+  return scanned.pathname + scanned.search === '/';
 }
 
 /** The sentence a non-entry scan carries in its result and on its report page. */
-export function notPublicEntryNote(scanned: URL, ownerEntryPath?: string | null): string {
-  const entry = new URL(ownerEntryPath || '/', scanned.origin).href;
+export function notPublicEntryNote(scanned: URL): string {
+  const entry = new URL('/', scanned.origin).href;
   return `This scan of ${scanned.href} is not the store's public score: only a scan of its entry point (${entry}) updates the readiness index, badge and verification.`;
 }
 

@@ -6,6 +6,7 @@ import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Store } from 
 import type { Config } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
 import { quotaIdOf, resolveProIdentity } from '../accounts/identity.js';
+import { QUOTA_WINDOW_SECONDS, rollingQuota, type QuotaHolder, type RollingQuota } from '../accounts/quota.js';
 import { sessionCarriesPro, sessionTokenOf } from './session-pro.js';
 import { periodOf, type StoreRepo } from '../store/repo.js';
 import type { Caller } from '../tools/tool.js';
@@ -15,8 +16,6 @@ export type { Guards, ProUsage };
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-const QUOTA_DAYS = 30;
 const HEALTH_PATHS = new Set(['/healthz', '/readyz']);
 const REALM = 'Bearer realm="store-readiness"';
 
@@ -286,12 +285,13 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
     next();
   };
   const proQuota = rollingQuota(store, config.PRO_SCANS_PER_30_DAYS, now);
+  const proQuotaGuard = proQuotaGuards(proQuota);
   const counted: RequestHandler = (_req, res, next) => {
     res.locals.scanCounted = true;
     next();
   };
-  const countScan = chain([counted, scansPerHour, proQuota.count]);
-  const peekScan = chain([peekScansPerHour, proQuota.peek]);
+  const countScan = chain([counted, scansPerHour, proQuotaGuard.count]);
+  const peekScan = chain([peekScansPerHour, proQuotaGuard.peek]);
 
   // Synchronous for the common caller, who sends neither a key nor a session the request may carry: only a
   // credential costs a store lookup.
@@ -349,7 +349,7 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
     async proUsage(identity) {
       const [hour, days] = await Promise.all([
         scanStore.get(quotaIdOf(identity)),
-        proQuota.state({ kind: 'pro', keyId: identity.keyId, accountId: identity.accountId, ip: '' }),
+        proQuota.state(identity),
       ]);
       return {
         hour: { used: hour.totalHits, limit: config.PRO_SCANS_PER_HOUR, resetSeconds: secondsUntil(hour.resetTime, HOUR) },
@@ -371,50 +371,33 @@ function chain(handlers: RequestHandler[]): RequestHandler {
   };
 }
 
-/**
- * The rolling 30-day Pro quota: daily buckets summed over 30 days (a memory window this long never fires).
- * `count` spends one unit or refuses; `peek` only reports what is left.
- */
-/**
- * Spends one unit of an account's rolling 30-day Pro quota for a scan started by the service on its behalf (a
- * scheduled monitor scan), the same counter its keys and sessions spend: false, and nothing spent, when used up.
- */
-export async function spendProScan(store: StoreRepo, quota: number, accountId: string, now: () => number = Date.now): Promise<boolean> {
-  const { key, period, used } = await rollingQuota(store, quota, now).state({ kind: 'pro', keyId: null, accountId, ip: '' });
-  if (used >= quota) return false;
-  await store.incrementUsage(key, period);
-  return true;
-}
+/** The Caller's quota holder: its account's, or its key's own. */
+const holderOf = (caller: Caller): QuotaHolder => ({ accountId: caller.accountId ?? null, keyId: caller.keyId });
 
-function rollingQuota(store: StoreRepo, quota: number, now: () => number) {
-  const state = async (caller: Caller) => {
-    const today = Math.floor(now() / DAY);
-    // A bucket counts until 30 days after its day ends; its period is that instant.
-    const periods = Array.from({ length: QUOTA_DAYS }, (_, i) => periodOf((today - i + 1 + QUOTA_DAYS) * DAY));
-    const key = `pro-30d:${quotaIdOf({ accountId: caller.accountId ?? null, keyId: caller.keyId })}`;
-    const used = await store.sumUsage(key, periods);
-    return { key, period: periods[0], used, resetSeconds: Math.ceil(((today + 1) * DAY - now()) / 1000) };
-  };
-  const policy = `"pro-30d"; q=${quota}; w=${(QUOTA_DAYS * DAY) / 1000}`;
+/**
+ * The rolling 30-day Pro quota (accounts/quota.ts) on a scan route, Pro callers only: `count` spends one unit or
+ * refuses; `peek` only reports what is left.
+ */
+function proQuotaGuards(proQuota: RollingQuota) {
+  const { quota } = proQuota;
+  const policy = `"pro-30d"; q=${quota}; w=${QUOTA_WINDOW_SECONDS}`;
   return {
-    state,
     async count(_req: Request, res: Response, next: NextFunction) {
       const caller: Caller = res.locals.caller;
       if (caller.kind !== 'pro') return next();
-      const { key, period, used, resetSeconds } = await state(caller);
+      const { spent, state } = await proQuota.spend(holderOf(caller));
       res.append('RateLimit-Policy', policy);
-      if (used >= quota) {
-        res.append('RateLimit', `"pro-30d"; r=0; t=${resetSeconds}`);
-        return next(rateLimited(`Pro scan quota of ${quota} scans per 30 days reached`, resetSeconds));
+      if (!spent) {
+        res.append('RateLimit', `"pro-30d"; r=0; t=${state.resetSeconds}`);
+        return next(rateLimited(`Pro scan quota of ${quota} scans per 30 days reached`, state.resetSeconds));
       }
-      await store.incrementUsage(key, period);
-      res.append('RateLimit', `"pro-30d"; r=${quota - used - 1}; t=${resetSeconds}`);
+      res.append('RateLimit', `"pro-30d"; r=${quota - state.used - 1}; t=${state.resetSeconds}`);
       next();
     },
     async peek(_req: Request, res: Response, next: NextFunction) {
       const caller: Caller = res.locals.caller;
       if (caller.kind !== 'pro') return next();
-      const { used, resetSeconds } = await state(caller);
+      const { used, resetSeconds } = await proQuota.state(holderOf(caller));
       res.append('RateLimit-Policy', policy);
       res.append('RateLimit', `"pro-30d"; r=${Math.max(quota - used, 0)}; t=${resetSeconds}`);
       next();

@@ -10,7 +10,7 @@ import type { StoreRepo } from '../store/repo.js';
 import { parseSecretsKey, secretBox, type SecretBox } from '../monitoring/secrets.js';
 import { createMonitoringWorker, type MonitorScan, type MonitoringWorker, type SendMail, type WorkerDeps } from '../monitoring/worker.js';
 import { scanStore } from '../tools/scan-store.js';
-import { spendProScan } from '../rest/limits.js';
+import { spendProScan } from '../accounts/quota.js';
 import { createMailer, type Mailer } from '../accounts/mailer.js';
 import type { Caller, ToolContext } from '../tools/tool.js';
 import { invoke } from '../tools/invoke.js';

@@ -35,15 +35,7 @@ export interface AccountKeyDoc {
 }
 
 /** A scan row of the console's page: the scan without its report, plus the previous score of its host. */
-export interface OwnedScanDoc {
-  _id: number;
-  host: string;
-  score: number;
-  grade: string;
-  createdAt: Date;
-  ownerKeyId: string | null;
-  previous: { score: number }[];
-}
+export type OwnedScanDoc = Omit<ScanDoc, 'report'> & { previous: { score: number }[] };
 
 // TTL indexes remove expired tokens and sessions on the server (within a minute or so); reads filter on
 // expiresAt as well, so an expired row that is still there never counts.
@@ -167,7 +159,7 @@ export function ownedScansPipeline(accountId: string, q: OwnedScansQuery): Docum
     { $match: match },
     { $sort: { _id: -1 } },
     { $limit: Math.max(0, Math.floor(q.limit)) },
-    { $project: { host: 1, score: 1, grade: 1, createdAt: 1, ownerKeyId: 1 } },
+    { $project: { host: 1, vertical: 1, score: 1, grade: 1, capped: 1, agentReady: 1, createdAt: 1, ownerKeyId: 1 } },
     {
       $lookup: {
         from: 'scans',

@@ -5,6 +5,7 @@ import { MongoServerError, type Collection, type Db } from 'mongodb';
 import * as Q from './mongo-accounts-queries.js';
 import type { AccountDoc, AccountKeyDoc, OwnedScanDoc, SessionDoc, SignInTokenDoc } from './mongo-accounts-queries.js';
 import type { ApiKeyDoc, ScanDoc } from './mongo-queries.js';
+import { scanFields } from './mongo-docs.js';
 import type {
   AccountKeyRecord,
   AccountKeyView,
@@ -40,15 +41,10 @@ const toAccountKey = (d: AccountKeyDoc): AccountKeyRecord => ({
   name: d.name,
   lastUsedAt: d.lastUsedAt ?? null,
 });
-const toOwned = (d: OwnedScanDoc): OwnedScan => ({
-  id: d._id,
-  host: d.host,
-  score: d.score,
-  grade: d.grade,
-  createdAt: d.createdAt,
-  keyId: d.ownerKeyId ?? null,
-  previousScore: d.previous[0]?.score ?? null,
-});
+const toOwned = (d: OwnedScanDoc): OwnedScan => {
+  const { id, host, score, grade, createdAt, ownerKeyId } = scanFields(d);
+  return { id, host, score, grade, createdAt, keyId: ownerKeyId, previousScore: d.previous[0]?.score ?? null };
+};
 
 export class MongoAccounts implements AccountRepo {
   private readonly accounts: Collection<AccountDoc>;

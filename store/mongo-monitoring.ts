@@ -7,6 +7,7 @@ import { MongoServerError, type ClientSession, type Collection, type Db } from '
 import * as M from './mongo-monitoring-queries.js';
 import type { AttemptDoc, ClaimDoc, DeliveryDoc, EndpointDoc, MonitorDoc, MonitorSlotsDoc, ScanOutbox } from './mongo-monitoring-queries.js';
 import type { ScanDoc } from './mongo-queries.js';
+import { toScanSummary } from './mongo-docs.js';
 import {
   ATTEMPTS_KEPT_PER_ENDPOINT,
   DELIVERIES_IN_FLIGHT_PER_ACCOUNT,
@@ -143,15 +144,7 @@ export class MongoMonitoring implements MonitoringRepo {
       .sort(M.NEWEST_SCAN_SORT)
       .limit(n)
       .toArray();
-    return docs.map((d) => ({
-      id: d._id,
-      host: d.host,
-      score: d.score,
-      grade: d.grade,
-      capped: d.capped,
-      agentReady: d.agentReady,
-      createdAt: d.createdAt,
-    }));
+    return docs.map(toScanSummary);
   }
 
   async previousScanId(host: string, scanId: number): Promise<number | null> {

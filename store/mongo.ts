@@ -38,6 +38,7 @@ import type {
 } from './repo.js';
 import { assertVertical, HOST_PREFIX_MAX } from './repo.js';
 import { MongoAccounts } from './mongo-accounts.js';
+import { toLatest, toScan, toScanJson } from './mongo-docs.js';
 import type { MongoRunner } from './mongo-runner.js';
 import { StoreUnavailableError } from '../lib/store-failure.js';
 
@@ -143,43 +144,6 @@ async function retryOnDuplicate<T>(op: () => Promise<T>): Promise<T> {
     if (!isDuplicateKey(err)) throw err;
     return op();
   }
-}
-
-function toLatest(d: LatestDoc): LatestEntry {
-  return {
-    host: d._id,
-    scanId: d.scanId,
-    vertical: d.vertical ?? null,
-    score: d.score,
-    grade: d.grade,
-    capped: d.capped,
-    agentReady: d.agentReady,
-    updatedAt: d.updatedAt,
-  };
-}
-
-/** The scan's fields without its report, shared by both reads of a scan. */
-function scanFields(d: ScanDoc): Omit<ScanRecord, 'report'> {
-  return {
-    id: d._id,
-    host: d.host,
-    vertical: d.vertical ?? null,
-    score: d.score,
-    grade: d.grade,
-    capped: d.capped,
-    agentReady: d.agentReady,
-    createdAt: d.createdAt,
-    ownerKeyId: d.ownerKeyId ?? null,
-  };
-}
-
-function toScan(d: ScanDoc): ScanRecord {
-  return { ...scanFields(d), report: JSON.parse(d.report) as unknown };
-}
-
-/** toScan with the report left as its stored JSON text, in UTF-8 bytes. */
-function toScanJson(d: ScanDoc): ScanJsonRecord {
-  return { ...scanFields(d), reportJson: Buffer.from(d.report, 'utf8') };
 }
 
 function toApiKey(d: ApiKeyDoc): ApiKeyRecord {

@@ -13,6 +13,7 @@ import type {
   SignInTokenRecord,
   UnownedScan,
 } from './accounts-repo.js';
+import { SCAN_COLS, scanFields, type ScanColumns } from './sqlite-rows.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS accounts (
@@ -68,7 +69,8 @@ interface SessionRow {
   absolute_expires_at: number;
 }
 interface AccountKeyRow { key_id: string; account_id: string; name: string; last_used_at: number | null }
-interface OwnedRow { id: number; host: string; score: number; grade: string; created_at: number; owner_key_id: string | null; previous_score: number | null }
+/** A scan of the console's page: the scan's columns and the score of its host's scan before it. */
+type OwnedRow = ScanColumns & { previous_score: number | null };
 
 const toAccount = (r: AccountRow): AccountRecord => ({ id: r.id, email: r.email, createdAt: new Date(r.created_at) });
 const toToken = (r: TokenRow): SignInTokenRecord => ({
@@ -92,17 +94,12 @@ const toAccountKey = (r: AccountKeyRow): AccountKeyRecord => ({
   name: r.name,
   lastUsedAt: r.last_used_at === null ? null : new Date(r.last_used_at),
 });
-const toOwned = (r: OwnedRow): OwnedScan => ({
-  id: r.id,
-  host: r.host,
-  score: r.score,
-  grade: r.grade,
-  createdAt: new Date(r.created_at),
-  keyId: r.owner_key_id,
-  previousScore: r.previous_score,
-});
+const toOwned = (r: OwnedRow): OwnedScan => {
+  const { id, host, score, grade, createdAt, ownerKeyId } = scanFields(r);
+  return { id, host, score, grade, createdAt, keyId: ownerKeyId, previousScore: r.previous_score };
+};
 
-const OWNED_COLS = `s.id, s.host, s.score, s.grade, s.created_at, s.owner_key_id,
+const OWNED_COLS = `${SCAN_COLS.split(', ').map((c) => `s.${c}`).join(', ')},
   (SELECT p.score FROM scans AS p WHERE p.host = s.host AND p.id < s.id ORDER BY p.id DESC LIMIT 1) AS previous_score`;
 
 export class SqliteAccounts implements AccountRepo {

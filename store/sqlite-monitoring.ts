@@ -20,6 +20,7 @@ import {
   type VerificationMethod,
   type WebhookEndpoint,
 } from './monitoring-repo.js';
+import { SCAN_COLS, toScanSummary, type ScanColumns } from './sqlite-rows.js';
 
 export const MONITORING_SCHEMA = `
 CREATE TABLE IF NOT EXISTS ownership_claims (
@@ -107,7 +108,6 @@ CREATE INDEX IF NOT EXISTS webhook_attempts_endpoint ON webhook_attempts(endpoin
 /** Finished deliveries are kept this long (their attempts stay in webhook_attempts, newest 100 per endpoint). */
 const FINISHED_DELIVERY_TTL_MS = 30 * 86_400_000;
 
-interface HistoryRow { id: number; host: string; score: number; grade: string; capped: number; agent_ready: number; created_at: number }
 interface ClaimRow { account_id: string; host: string; origin: string; token: string; created_at: number; verified_at: number | null; method: string | null; checked_at?: number | null }
 interface MonitorRow {
   id: string; account_id: string; host: string; origin: string; cadence: string; next_run_at: number; lease_until: number;
@@ -271,8 +271,8 @@ export class SqliteMonitoring implements MonitoringRepo {
          AND ${due} AND lease_until <= @now
        RETURNING *`;
     return {
-      history: db.prepare<[string, number], HistoryRow>(
-        `SELECT id, host, score, grade, capped, agent_ready, created_at FROM scans
+      history: db.prepare<[string, number], ScanColumns>(
+        `SELECT ${SCAN_COLS} FROM scans
          WHERE host = ? AND public_entry = 1 AND NOT EXISTS (SELECT 1 FROM delisted d WHERE d.host = scans.host)
          ORDER BY created_at DESC, id DESC LIMIT ?`,
       ),
@@ -404,15 +404,7 @@ export class SqliteMonitoring implements MonitoringRepo {
   }
 
   async scanHistory(host: string, limit: number): Promise<ScanSummary[]> {
-    return this.q.history.all(host, Math.max(0, Math.floor(limit))).map((r) => ({
-      id: r.id,
-      host: r.host,
-      score: r.score,
-      grade: r.grade,
-      capped: r.capped === 1,
-      agentReady: r.agent_ready === 1,
-      createdAt: new Date(r.created_at),
-    }));
+    return this.q.history.all(host, Math.max(0, Math.floor(limit))).map(toScanSummary);
   }
 
   async previousScanId(host: string, scanId: number): Promise<number | null> {

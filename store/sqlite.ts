@@ -22,36 +22,24 @@ import type { AccountRepo } from './accounts-repo.js';
 import { SqliteAccounts, migrateAccountSchema } from './sqlite-accounts.js';
 import { MONITORING_SCHEMA, SqliteMonitoring } from './sqlite-monitoring.js';
 import { migrate, type Migration, type MigrationResult } from './sqlite-migrations.js';
+import {
+  LATEST_COLS,
+  latestRowOf,
+  SCAN_COLS,
+  scanRowOf,
+  toLatest,
+  toScan,
+  toScanJson,
+  tupleToLatest,
+  type LatestRow,
+  type LatestTuple,
+  type ScanJsonRow,
+  type ScanRow,
+} from './sqlite-rows.js';
 
 /** Host completion: the host range in host order (the primary key), cut at the window, then ranked. */
 export const HOSTS_BY_PREFIX_SQL = `SELECT host FROM (SELECT host, score FROM latest WHERE host >= ? AND host < ? ORDER BY host LIMIT ?)
   ORDER BY score DESC, host LIMIT ?`;
-
-interface ScanRow {
-  id: number;
-  host: string;
-  vertical: string | null;
-  score: number;
-  grade: string;
-  capped: number;
-  agent_ready: number;
-  created_at: number;
-  owner_key_id: string | null;
-  owner_account_id: string | null;
-  report: string;
-  public_entry?: number; // written, not read back (1 when absent: rows from before the column existed)
-}
-
-interface LatestRow {
-  host: string;
-  scan_id: number;
-  vertical: string | null;
-  score: number;
-  grade: string;
-  capped: number;
-  agent_ready: number;
-  updated_at: number;
-}
 
 interface ApiKeyRow {
   id: string;
@@ -162,65 +150,6 @@ const BAND_WIDTH = 5;
 const bandOf = (score: number): number => Math.floor(score / BAND_WIDTH);
 const scopesOf = (vertical: string | null): string[] => (vertical === null ? ['*'] : ['*', `v:${vertical}`]);
 const scopeKey = (vertical: string | null): string => (vertical === null ? '*' : `v:${vertical}`);
-
-const LATEST_COLS = 'host, scan_id, vertical, score, grade, capped, agent_ready, updated_at';
-
-function toLatest(r: LatestRow): LatestEntry {
-  return {
-    host: r.host,
-    scanId: r.scan_id,
-    vertical: r.vertical,
-    score: r.score,
-    grade: r.grade,
-    capped: r.capped === 1,
-    agentReady: r.agent_ready === 1,
-    updatedAt: new Date(r.updated_at),
-  };
-}
-
-/** A `latest` row as an array, in LATEST_COLS order. */
-type LatestTuple = [
-  host: string,
-  scanId: number,
-  vertical: string | null,
-  score: number,
-  grade: string,
-  capped: number,
-  agentReady: number,
-  updatedAt: number,
-];
-
-/** toLatest for a row read as an array. */
-function tupleToLatest([host, scanId, vertical, score, grade, capped, agentReady, updatedAt]: LatestTuple): LatestEntry {
-  return { host, scanId, vertical, score, grade, capped: capped === 1, agentReady: agentReady === 1, updatedAt: new Date(updatedAt) };
-}
-
-/** The scan's columns without its report, shared by both reads of a scan. */
-function scanFields(r: Omit<ScanRow, 'report'>): Omit<ScanRecord, 'report'> {
-  return {
-    id: r.id,
-    host: r.host,
-    vertical: r.vertical,
-    score: r.score,
-    grade: r.grade,
-    capped: r.capped === 1,
-    agentReady: r.agent_ready === 1,
-    createdAt: new Date(r.created_at),
-    ownerKeyId: r.owner_key_id,
-  };
-}
-
-function toScan(r: ScanRow): ScanRecord {
-  return { ...scanFields(r), report: JSON.parse(r.report) as unknown };
-}
-
-const SCAN_COLS = 'id, host, vertical, score, grade, capped, agent_ready, created_at, owner_key_id';
-type ScanJsonRow = Omit<ScanRow, 'report'> & { report: Buffer };
-
-/** toScan with the report left as its stored bytes. */
-function toScanJson(r: ScanJsonRow): ScanJsonRecord {
-  return { ...scanFields(r), reportJson: r.report };
-}
 
 function toApiKey(r: ApiKeyRow): ApiKeyRecord {
   return {
@@ -532,34 +461,11 @@ export class SqliteRepo implements StoreRepo {
     const prev = q.latestByHost.get(row.host);
     // Newest wins; scans of one instant are ordered by id, the order a relist rebuilds them in.
     if (prev && (row.created_at < prev.updated_at || (row.created_at === prev.updated_at && row.id < prev.scan_id))) return;
-    this.writeLatest(prev, {
-      host: row.host,
-      scan_id: row.id,
-      vertical: row.vertical ?? prev?.vertical ?? null,
-      score: row.score,
-      grade: row.grade,
-      capped: row.capped,
-      agent_ready: row.agent_ready,
-      updated_at: row.created_at,
-    });
+    this.writeLatest(prev, latestRowOf(row, row.vertical ?? prev?.vertical ?? null));
   };
 
   async saveScan(scan: ScanRecord): Promise<void> {
-    const row: ScanRow = {
-      id: scan.id,
-      host: scan.host,
-      vertical: scan.vertical,
-      score: scan.score,
-      grade: scan.grade,
-      capped: scan.capped ? 1 : 0,
-      agent_ready: scan.agentReady ? 1 : 0,
-      created_at: scan.createdAt.getTime(),
-      owner_key_id: scan.ownerKeyId,
-      owner_account_id: scan.ownerAccountId ?? null,
-      report: JSON.stringify(scan.report) ?? 'null',
-      public_entry: scan.publicEntry === false ? 0 : 1,
-    };
-    this.t.save(row, scan.events === true);
+    this.t.save(scanRowOf(scan), scan.events === true);
   }
 
   async getScan(id: number): Promise<ScanRecord | null>;
@@ -723,16 +629,7 @@ export class SqliteRepo implements StoreRepo {
     if (q.removeDelisted.run(host).changes === 0) return;
     const scan = q.newestScan.get(host);
     if (!scan) return;
-    this.writeLatest(q.latestByHost.get(host), {
-      host,
-      scan_id: scan.id,
-      vertical: scan.vertical ?? q.newestVertical.get(host) ?? null,
-      score: scan.score,
-      grade: scan.grade,
-      capped: scan.capped,
-      agent_ready: scan.agent_ready,
-      updated_at: scan.created_at,
-    });
+    this.writeLatest(q.latestByHost.get(host), latestRowOf(scan, scan.vertical ?? q.newestVertical.get(host) ?? null));
   };
 
   async setDelisted(host: string, delisted: boolean): Promise<void> {

@@ -2,8 +2,7 @@
 // "MCP").
 import { z } from 'zod';
 import { ReadHost, ReadinessReport } from '../schemas/readiness.js';
-import { hostNotScanned } from './readiness.js';
-import { indexHost } from '../lib/hosts.js';
+import { latestReport } from './stored-report.js';
 import { defineTool } from './tool.js';
 
 export const getReadinessReport = defineTool({
@@ -16,10 +15,6 @@ export const getReadinessReport = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
   expose: ['mcp'],
   async handler(args, { store }) {
-    const host = indexHost(args.host);
-    const entry = await store.latestByHost(host);
-    const scan = entry ? await store.getScan(entry.scanId) : null;
-    if (!scan) throw hostNotScanned(host);
-    return scan.report as ReadinessReport;
+    return latestReport(store, args.host);
   },
 });

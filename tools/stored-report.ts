@@ -1,5 +1,5 @@
 // The latest public report of a host, or the HOST_NOT_FOUND error the read tools give (unknown and delisted hosts
-// alike: the store hides delisted ones). Shared by the report resources and the prompts.
+// alike: the store hides delisted ones). Shared by get_readiness_report, the report resources and the prompts.
 import { indexHost } from '../lib/hosts.js';
 import type { StoreRepo } from '../store/repo.js';
 import type { ScanResult } from '../schemas/scan-result.js';

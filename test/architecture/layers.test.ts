@@ -81,3 +81,14 @@ test('the surfaces stay apart: mcp/ and pages/ import no rest/, well-known/ neit
   assert.ok(found.includes('well-known-reads-no-router: well-known/links.ts → rest/router.ts'), found.join('\n'));
   assert.ok(!found.some((v) => v.includes('well-known/openapi.ts')), `the route table is readable: ${found.join('\n')}`);
 });
+
+test('the monitoring worker may not import the HTTP layer: a planted import of rest/ fails', async (t) => {
+  const dir = plant({
+    'rest/limits.ts': 'export const spend = (): boolean => true;\n',
+    'server/monitoring.ts': "import { spend } from '../rest/limits.ts';\nexport const tick = (): boolean => spend();\n",
+    'server/app.ts': "import { spend } from '../rest/limits.ts';\nexport const start = (): boolean => spend();\n",
+  });
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const found = await violations(dir, ['rest', 'server']);
+  assert.deepEqual(found, ['monitoring-worker-knows-no-http: server/monitoring.ts → rest/limits.ts']);
+});
