@@ -29,6 +29,7 @@ import { changesSection, historySection, loadReportExtras, newerScanNotice, stat
 import { badgeFor } from './badge.js';
 import { merchantFix } from './fix.js';
 import { CHECKS } from '../scan/registry.js';
+import type { CheckId } from '../scan/rubric.js';
 import { browserViewMarkdown, browserViewSection } from './browser-view.js';
 import { availabilityBasisPhrase, isGuessedAvailability } from '../scan/availability-basis.js';
 
@@ -38,7 +39,7 @@ type Product = Report['products'][number];
 type Neighbor = Report['neighbors'][number];
 
 /** docs/checks.md §5: the hard blocks, in the merchant's words, and the check whose fix lifts the cap. */
-const CAP_REASONS: Record<string, { title: string; text: string; check: string }> = {
+const CAP_REASONS: Record<string, { title: string; text: string; check: CheckId }> = {
   H1: {
     title: 'robots.txt blocks the live AI shopping agents',
     text: 'Your robots.txt disallows every live shopping agent (OAI-SearchBot, ChatGPT-User, Claude-SearchBot, Claude-User, PerplexityBot, Perplexity-User), so ChatGPT, Claude and Perplexity cannot open your pages when a shopper asks them to.',
