@@ -4,7 +4,7 @@
 // code fences or escaped link text, so it cannot add headings, links, HTML or instructions of its own.
 import type { ScanResult } from '../schemas/scan-result.js';
 import { LIVE_AGENT_TOKENS } from './robots.js';
-import type { CheckId } from './rubric.js';
+import { CAP_SCORE, type CheckId } from './rubric.js';
 import { availabilityBasisPhrase, isGuessedAvailability } from './availability-basis.js';
 import { isHostName } from '../lib/hosts.js';
 
@@ -140,7 +140,7 @@ function header(ctx: Ctx): string {
   const date = Number.isNaN(when.getTime()) ? 'an unknown date' : when.toISOString();
   const report = safeHttpUrl(scan.report_url);
   const capped = scan.capped
-    ? `**Capped at 35**: ${CAP_REASONS[scan.cap_reason ?? ''] ?? 'agents are blocked outright'}. Until that is fixed the store scores at most 35 (grade E) whatever else improves; fix 1 below lifts the cap.`
+    ? `**Capped at ${CAP_SCORE}**: ${CAP_REASONS[scan.cap_reason ?? ''] ?? 'agents are blocked outright'}. Until that is fixed the store scores at most ${CAP_SCORE} (grade E) whatever else improves; fix 1 below lifts the cap.`
     : 'Not capped: agents can reach the store.';
   const pillars = (scan.pillars ?? []).map((p) => `| ${tableCell(oneLine(p.label, 60))} | ${p.score}/${p.max} |`);
   return [
