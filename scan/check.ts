@@ -37,7 +37,7 @@ export interface MerchantFix {
 }
 
 /** A check as the registry runs and the score counts it: the declaration with its row of the rubric. */
-export type CheckDef = CheckDeclaration & RubricRow & { id: CheckId };
+export type CheckDef = CheckDeclaration & RubricRow;
 
 export function defineCheck(declaration: CheckDeclaration): CheckDef {
   return { ...declaration, ...rubricRow(declaration.id) };

@@ -8,7 +8,7 @@ export const RUBRIC_VERSION = '2026-11.4';
 
 export type HardBlock = 'H1' | 'H2' | 'H3';
 
-export interface RubricRow {
+interface RowShape {
   id: string; // the check's file name: scan/checks/<pillar>/<id>.ts
   pillar: PillarId;
   order: number; // position inside its pillar (docs/checks.md §4 order); ties in top_fixes follow it
@@ -62,20 +62,22 @@ const ROWS = [
   { id: 'checkout_handoff_url', pillar: 'checkout', order: 2, points: 2, partialPoints: 1 },
   { id: 'checkout_guest', pillar: 'checkout', order: 3, points: 2, partialPoints: 1 },
   { id: 'checkout_payment_methods', pillar: 'checkout', order: 4, points: 1, partialPoints: 0 },
-] as const satisfies readonly RubricRow[];
+] as const satisfies readonly RowShape[];
 
 /** A check's id: one of the rows above, so a misspelt id is a type error wherever a check is named. */
 export type CheckId = (typeof ROWS)[number]['id'];
 
-export const RUBRIC: readonly (RubricRow & { id: CheckId })[] = ROWS;
+export type RubricRow = RowShape & { id: CheckId };
 
-const BY_ID = new Map<string, RubricRow & { id: CheckId }>(RUBRIC.map((row) => [row.id, row]));
+export const RUBRIC: readonly RubricRow[] = ROWS;
+
+const BY_ID = new Map<string, RubricRow>(RUBRIC.map((row) => [row.id, row]));
 
 export function isCheckId(id: string): id is CheckId {
   return BY_ID.has(id);
 }
 
-export function rubricRow(id: CheckId): RubricRow & { id: CheckId } {
+export function rubricRow(id: CheckId): RubricRow {
   const row = BY_ID.get(id);
   // Unreachable from typed code; a compiled check file with an id the table lacks stops the service at boot.
   if (!row) throw new Error(`check "${String(id)}" has no row in scan/rubric.ts`);
