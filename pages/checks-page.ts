@@ -5,14 +5,15 @@ import type { RequestHandler } from 'express';
 import type { CheckDef } from '../scan/check.js';
 import { CHECKS } from '../scan/registry.js';
 import { PILLARS } from '../scan/pillars.js';
+import { CAP_SCORE, pillarMax } from '../scan/rubric.js';
 import { html, layout, messagePage, PRODUCT_NAME, sendPage, type SafeHtml } from './html.js';
 import { merchantFix } from './fix.js';
 import { COPY_SCRIPT_SRC } from './console/layout.js';
 
 const CAPS: Record<string, string> = {
-  H1: 'A failure caps the whole score at 35: the live AI agents cannot get in.',
-  H2: 'A failure caps the whole score at 35: bot protection blocks the agents.',
-  H3: 'A failure caps the whole score at 35: the storefront is closed to automated visitors.',
+  H1: `A failure caps the whole score at ${CAP_SCORE}: the live AI agents cannot get in.`,
+  H2: `A failure caps the whole score at ${CAP_SCORE}: bot protection blocks the agents.`,
+  H3: `A failure caps the whole score at ${CAP_SCORE}: the storefront is closed to automated visitors.`,
 };
 
 export function renderChecksCatalogue(): SafeHtml {
@@ -25,7 +26,7 @@ export function renderChecksCatalogue(): SafeHtml {
 </section>
 ${PILLARS.map(
   (p) => html`<section class="card" aria-labelledby="pillar-${p.id}">
-  <h2 id="pillar-${p.id}">${p.label} <span class="muted">${p.max} points</span></h2>
+  <h2 id="pillar-${p.id}">${p.label} <span class="muted">${pillarMax(p.id)} points</span></h2>
   <ul class="check-catalogue">${CHECKS.filter((c) => c.pillar === p.id).map(
     (c) => html`<li><a href="/checks/${c.id}">${c.label}</a> <span class="muted">${c.points} ${c.points === 1 ? 'point' : 'points'}</span>${c.hardBlock ? html` <span class="tag tag-block">can cap the score</span>` : ''}<br><span class="small muted">${c.why}</span></li>`,
   )}</ul>
@@ -47,7 +48,7 @@ export function renderCheckPage(check: CheckDef): SafeHtml {
   <p>It passes when: ${check.title}.</p>
   <h2>How it scores</h2>
   <ul>
-    <li>Pass: ${check.points} ${check.points === 1 ? 'point' : 'points'}${pillar ? html` of the ${pillar.max} of ${pillar.label}` : ''}.</li>
+    <li>Pass: ${check.points} ${check.points === 1 ? 'point' : 'points'}${pillar ? html` of the ${pillarMax(pillar.id)} of ${pillar.label}` : ''}.</li>
     ${check.partialPoints > 0 ? html`<li>Partly: ${check.partialPoints} ${check.partialPoints === 1 ? 'point' : 'points'}.</li>` : ''}
     <li>Fail: no points.${check.hardBlock ? html` ${CAPS[check.hardBlock]}` : ''}</li>
   </ul>

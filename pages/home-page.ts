@@ -8,6 +8,7 @@ import { answerableError } from '../lib/http-errors.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import { VERTICALS } from '../schemas/params.js';
 import { PILLARS } from '../scan/pillars.js';
+import { pillarMax } from '../scan/rubric.js';
 import { CHECKS } from '../scan/registry.js';
 import { scanStore } from '../tools/scan-store.js';
 import { invoke } from '../tools/invoke.js';
@@ -231,7 +232,7 @@ export async function renderHomePage(
   <section class="card" aria-labelledby="what-h">
     <h2 id="what-h">What we check</h2>
     <ul class="pillar-summary">
-      ${PILLARS.map((p) => html`<li><span>${p.label}</span><span class="muted">${p.max} pts</span></li>`)}
+      ${PILLARS.map((p) => html`<li><span>${p.label}</span><span class="muted">${pillarMax(p.id)} pts</span></li>`)}
     </ul>
     <p class="muted small">${CHECKS.length} checks from raw HTTP: robots.txt rules for live agents, bot walls, sitemaps and llms.txt, Product structured data (price, stock, identifiers), return and shipping policies, agent protocols (UCP, ACP, MCP) and a buy path an agent can hand off. Blocking the agents outright caps the score at 35. <a href="/checks">Every check explained</a>.</p>
     <h3 class="sub-h">What the grades mean</h3>

@@ -29,6 +29,7 @@ import { changesSection, historySection, loadReportExtras, newerScanNotice, stat
 import { badgeFor } from './badge.js';
 import { merchantFix } from './fix.js';
 import { CHECKS } from '../scan/registry.js';
+import { CAP_SCORE, type CheckId } from '../scan/rubric.js';
 import { browserViewMarkdown, browserViewSection } from './browser-view.js';
 import { availabilityBasisPhrase, isGuessedAvailability } from '../scan/availability-basis.js';
 
@@ -38,7 +39,7 @@ type Product = Report['products'][number];
 type Neighbor = Report['neighbors'][number];
 
 /** docs/checks.md §5: the hard blocks, in the merchant's words, and the check whose fix lifts the cap. */
-const CAP_REASONS: Record<string, { title: string; text: string; check: string }> = {
+const CAP_REASONS: Record<string, { title: string; text: string; check: CheckId }> = {
   H1: {
     title: 'robots.txt blocks the live AI shopping agents',
     text: 'Your robots.txt disallows every live shopping agent (OAI-SearchBot, ChatGPT-User, Claude-SearchBot, Claude-User, PerplexityBot, Perplexity-User), so ChatGPT, Claude and Perplexity cannot open your pages when a shopper asks them to.',
@@ -249,7 +250,7 @@ export function renderReportMarkdown(report: Report, baseUrl: string): string {
     `- Scanned: ${mdText(report.scanned_at, 40)} (scan ${id}, rubric ${mdText(report.rubric_version, 40)})`,
     `- Score: ${score}/100, grade ${grade}`,
     report.capped
-      ? `- Capped at 35: ${capInfo?.title ?? 'AI agents are blocked outright'}. Fix \`${capInfo?.check ?? 'the blocking check'}\` first; the other fixes only count once agents can reach the store.`
+      ? `- Capped at ${CAP_SCORE}: ${capInfo?.title ?? 'AI agents are blocked outright'}. Fix \`${capInfo?.check ?? 'the blocking check'}\` first; the other fixes only count once agents can reach the store.`
       : '- Capped: no',
     `- Checks: ${count('pass')} passed, ${count('partial')} partial, ${count('fail')} failed`,
     ...(report.public_entry === false
@@ -329,9 +330,9 @@ function cappedBanner(report: Report, info: (typeof CAP_REASONS)[string] | undef
   return html`<section class="banner banner-capped" role="alert" aria-labelledby="cap-h">
   <span class="banner-icon" aria-hidden="true">!</span>
   <div>
-    <h2 id="cap-h">Score capped at 35: ${info?.title ?? 'AI agents are blocked outright'}</h2>
+    <h2 id="cap-h">Score capped at ${CAP_SCORE}: ${info?.title ?? 'AI agents are blocked outright'}</h2>
     <p>${info?.text ?? 'A hard block keeps AI shopping agents out of the store.'}</p>
-    <p>While this lasts the store cannot score above 35 (grade E), whatever else it does well. Fix this first: the other fixes only count once agents can reach the store.${info ? html` <a href="/r/${Number(report.scan_id)}#${anchor('check', info.check)}">See the failing check</a>.` : ''}</p>
+    <p>While this lasts the store cannot score above ${CAP_SCORE} (grade E), whatever else it does well. Fix this first: the other fixes only count once agents can reach the store.${info ? html` <a href="/r/${Number(report.scan_id)}#${anchor('check', info.check)}">See the failing check</a>.` : ''}</p>
   </div>
 </section>`;
 }

@@ -4,6 +4,7 @@
 // code fences or escaped link text, so it cannot add headings, links, HTML or instructions of its own.
 import type { ScanResult } from '../schemas/scan-result.js';
 import { LIVE_AGENT_TOKENS } from './robots.js';
+import { CAP_SCORE, type CheckId } from './rubric.js';
 import { availabilityBasisPhrase, isGuessedAvailability } from './availability-basis.js';
 import { isHostName } from '../lib/hosts.js';
 
@@ -121,8 +122,8 @@ function briefContext(scan: ScanResult, opts: BriefOptions): Ctx {
   };
 }
 
-const statusOf = (ctx: Ctx, id: string) => ctx.checks.get(id)?.check.status;
-const passes = (ctx: Ctx, id: string) => statusOf(ctx, id) === 'pass';
+const statusOf = (ctx: Ctx, id: CheckId) => ctx.checks.get(id)?.check.status;
+const passes = (ctx: Ctx, id: CheckId) => statusOf(ctx, id) === 'pass';
 
 // ---------------------------------------------------------------------------------------------------------------
 // 1. Header
@@ -139,7 +140,7 @@ function header(ctx: Ctx): string {
   const date = Number.isNaN(when.getTime()) ? 'an unknown date' : when.toISOString();
   const report = safeHttpUrl(scan.report_url);
   const capped = scan.capped
-    ? `**Capped at 35**: ${CAP_REASONS[scan.cap_reason ?? ''] ?? 'agents are blocked outright'}. Until that is fixed the store scores at most 35 (grade E) whatever else improves; fix 1 below lifts the cap.`
+    ? `**Capped at ${CAP_SCORE}**: ${CAP_REASONS[scan.cap_reason ?? ''] ?? 'agents are blocked outright'}. Until that is fixed the store scores at most ${CAP_SCORE} (grade E) whatever else improves; fix 1 below lifts the cap.`
     : 'Not capped: agents can reach the store.';
   const pillars = (scan.pillars ?? []).map((p) => `| ${tableCell(oneLine(p.label, 60))} | ${p.score}/${p.max} |`);
   return [
@@ -160,8 +161,8 @@ function header(ctx: Ctx): string {
 // ---------------------------------------------------------------------------------------------------------------
 // 2. Fix in this order
 
-/** Which artifact below helps with a check (anchors as GitHub renders the headings). */
-const ARTIFACT_FOR: Record<string, string> = {
+/** Which artifact below helps with a check (anchors as GitHub renders the headings); looked up by a stored id. */
+const ARTIFACT_FOR: Partial<Record<string, string>> = {
   product_structured_data: '[Product JSON-LD](#product-json-ld)',
   product_core_fields: '[Product JSON-LD](#product-json-ld)',
   product_price: '[Product JSON-LD](#product-json-ld)',
@@ -176,7 +177,7 @@ const ARTIFACT_FOR: Record<string, string> = {
   access_ai_policy_declared: '[robots.txt](#robotstxt)',
   discovery_robots_txt: '[robots.txt](#robotstxt)',
   discovery_sitemap: '[robots.txt](#robotstxt) (the `Sitemap:` line)',
-};
+} satisfies Partial<Record<CheckId, string>>;
 
 /** A fix's `how` as steps: one per sentence, never splitting inside a code span or after "e.g.". */
 export function howSteps(how: string): string[] {
@@ -461,7 +462,7 @@ function verify(ctx: Ctx): string {
     `  | jq '{score, grade, capped, not_passing: [.pillars[].checks[] | select(.status != "pass") | .id]}'`,
   ].join('\n');
   const expected = (ctx.scan.top_fixes ?? []).map((fix) => {
-    const now = statusOf(ctx, fix.check_id);
+    const now = ctx.checks.get(fix.check_id)?.check.status;
     return `- [ ] ${inlineCode(fix.check_id, 80)}: ${now ? `${now} → ` : ''}pass (+${fix.points} points)`;
   });
   return [

@@ -1,29 +1,26 @@
-// What a check is (docs/architecture.md "Add a check"): a declaration plus a pure run().
-// run() gets the scan's artifacts and returns a status with evidence; no network, clock or randomness inside.
+// What a check is (docs/architecture.md "Add a check"): a declaration plus a pure run(), joined to its row of the
+// rubric (scan/rubric.ts) by id. run() gets the scan's artifacts and returns a status with evidence; no network,
+// clock or randomness inside.
 import type { Artifacts } from './artifacts.js';
-import type { PillarId } from './pillars.js';
+import { rubricRow, type CheckId, type HardBlock, type RubricRow } from './rubric.js';
 
 export type CheckStatus = 'pass' | 'partial' | 'fail';
 
 export interface CheckOutcome {
   status: CheckStatus;
   evidence: string; // what was seen: URL, status, header or snippet (plain text; escaped where rendered)
-  capReason?: 'H1' | 'H2' | 'H3'; // a failure that caps the score; a failing hardBlock check caps by default for H1/H2 (score.ts)
+  capReason?: HardBlock; // a failure that caps the score; a failing hardBlock check caps by default for H1/H2 (score.ts)
   how?: string; // the fix for this store, when it depends on what was found (the store's protocol version); else def.how
 }
 
-export interface CheckDef {
-  id: string; // equals the file name
-  pillar: PillarId;
-  order: number; // position inside its pillar (docs/checks.md table order); ties in top_fixes follow it
-  points: number; // max points
-  partialPoints: number; // points for a partial result (0 when partial is not possible)
+/** What a check file declares: its id, texts and logic. Its pillar, order and points come from the rubric. */
+export interface CheckDeclaration {
+  id: CheckId; // equals the file name
   label: string; // short name shown in reports ("Valid robots.txt")
   title: string; // the passing state
   failureTitle: string; // the failing state; also the fix title
   why: string; // why a shopping agent cares
   how: string; // the imperative fix, becomes top_fixes[].how
-  hardBlock?: 'H1' | 'H2' | 'H3'; // a failure caps the score (docs/checks.md §5)
   fix?: MerchantFix; // the fix in a merchant's words; `how` stays the developer's detail
   run(artifacts: Artifacts): CheckOutcome;
 }
@@ -39,6 +36,9 @@ export interface MerchantFix {
   snippet?: string; // paste-ready text, offered with a copy button
 }
 
-export function defineCheck(def: CheckDef): CheckDef {
-  return def;
+/** A check as the registry runs and the score counts it: the declaration with its row of the rubric. */
+export type CheckDef = CheckDeclaration & RubricRow;
+
+export function defineCheck(declaration: CheckDeclaration): CheckDef {
+  return { ...declaration, ...rubricRow(declaration.id) };
 }

@@ -9,7 +9,7 @@ import { browserView, notRun } from './browser-view.js';
 import { createFetcher, type LookupFunction } from './fetch.js';
 import { gather, homeUnusable } from './gather.js';
 import { readInPool, warmPagePool, type BodyReader } from './page-pool.js';
-import { RUBRIC_VERSION } from './pillars.js';
+import { RUBRIC_VERSION } from './rubric.js';
 import { protocolFlags } from './protocols.js';
 import type { PageRenderer } from './render.js';
 import { runChecks } from './registry.js';

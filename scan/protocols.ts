@@ -5,6 +5,7 @@ import type { Artifacts, Resource } from './artifacts.js';
 import type { CheckDef, CheckOutcome } from './check.js';
 import { jsonOf, resourceUrl } from './checks/resources.js';
 import { readAcp, readServerCard, readServerCardDoc, readUcp } from './protocol-documents.js';
+import type { CheckId } from './rubric.js';
 import { liveAgentAccess, usageHeaders } from './robots.js';
 import type { Protocols } from '../schemas/scan-result.js';
 
@@ -20,8 +21,8 @@ export function protocolFlags(
   results: readonly { def: CheckDef; outcome: CheckOutcome }[],
 ): Flags {
   const a = artifacts;
-  const status = (id: string) => results.find((r) => r.def.id === id)?.outcome.status ?? null;
-  const passed = (id: string) => (status(id) === null ? null : status(id) === 'pass');
+  const status = (id: CheckId) => results.find((r) => r.def.id === id)?.outcome.status ?? null;
+  const passed = (id: CheckId) => (status(id) === null ? null : status(id) === 'pass');
 
   const ucp = readUcp(a);
   const ucpValid = ucp !== null && ucp.wrapped;

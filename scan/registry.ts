@@ -1,11 +1,13 @@
 // Loads every check from scan/checks/<pillar>/<id>.ts once at start (sorted, top-level await), validates each
-// declaration so a bad file stops the service at boot, and runs them with one try/catch per check.
+// declaration so a bad file stops the service at boot, makes sure each row of the rubric (scan/rubric.ts) has
+// exactly one file and each file a row, and runs the checks with one try/catch per check.
 import { readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Artifacts } from './artifacts.js';
 import type { CheckDef, CheckOutcome } from './check.js';
 import { INTERNAL_ERROR_EVIDENCE } from './checks/evidence.js';
 import { PILLARS } from './pillars.js';
+import { RUBRIC } from './rubric.js';
 
 export { INTERNAL_ERROR_EVIDENCE };
 
@@ -32,17 +34,10 @@ export function validateCheck(def: unknown, file: string, pillar: string, id: st
   if (typeof def !== 'object' || def === null) fail(file, 'must `export default defineCheck({...})`');
   const d = def as CheckDef;
   if (d.id !== id) fail(file, `id "${String(d.id)}" must equal the file name "${id}"`);
-  if (!PILLAR_ORDER.has(d.pillar)) fail(file, `unknown pillar "${String(d.pillar)}"`);
-  if (d.pillar !== pillar) fail(file, `pillar "${d.pillar}" must equal its folder "${pillar}"`);
-  if (!Number.isInteger(d.order) || d.order < 1) fail(file, 'order must be a positive integer');
-  if (!Number.isInteger(d.points) || d.points <= 0) fail(file, 'points must be a positive integer');
-  if (!Number.isInteger(d.partialPoints) || d.partialPoints < 0 || d.partialPoints >= d.points) {
-    fail(file, 'partialPoints must be an integer in [0, points)');
-  }
+  if (d.pillar !== pillar) fail(file, `its rubric pillar "${d.pillar}" must equal its folder "${pillar}"`);
   for (const key of ['label', 'title', 'failureTitle', 'why', 'how'] as const) {
     if (typeof d[key] !== 'string' || d[key].trim() === '') fail(file, `${key} must be a non-empty string`);
   }
-  if (d.hardBlock !== undefined && !['H1', 'H2', 'H3'].includes(d.hardBlock)) fail(file, 'hardBlock must be H1, H2 or H3');
   if (typeof d.run !== 'function') fail(file, 'run(artifacts) is missing');
   return d;
 }
@@ -61,14 +56,12 @@ async function loadChecks(): Promise<CheckDef[]> {
     }
   }
   const ids = new Set<string>();
-  const orders = new Set<string>();
   for (const d of defs) {
     if (ids.has(d.id)) throw new Error(`scan/checks: duplicate check id "${d.id}"`);
     ids.add(d.id);
-    const key = `${d.pillar}#${d.order}`;
-    if (orders.has(key)) throw new Error(`scan/checks: two checks in pillar "${d.pillar}" have order ${d.order}`);
-    orders.add(key);
   }
+  const missing = RUBRIC.filter((row) => !ids.has(row.id)).map((row) => row.id);
+  if (missing.length > 0) throw new Error(`scan/rubric.ts: no check file for ${missing.join(', ')}`);
   return defs.sort((x, y) => PILLAR_ORDER.get(x.pillar)! - PILLAR_ORDER.get(y.pillar)! || x.order - y.order);
 }
 

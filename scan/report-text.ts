@@ -3,6 +3,7 @@
 // Plain text only (no colours), so it reads the same in a CI log and in a terminal.
 import type { AuditResult } from '../schemas/scan-result.js';
 import { availabilityBasisPhrase } from './availability-basis.js';
+import { CAP_SCORE } from './rubric.js';
 
 const BAR_WIDTH = 10;
 const CAP_TEXT: Record<string, string> = {
@@ -31,7 +32,7 @@ export function renderReport(r: AuditResult): string {
   if (r.capped) {
     const why = r.cap_reason ? (CAP_TEXT[r.cap_reason] ?? r.cap_reason) : 'a hard block';
     out.push('');
-    out.push(`!! CAPPED at 35: ${why} (${r.cap_reason ?? 'hard block'}). Fix this first; nothing else counts until agents get in.`);
+    out.push(`!! CAPPED at ${CAP_SCORE}: ${why} (${r.cap_reason ?? 'hard block'}). Fix this first; nothing else counts until agents get in.`);
   }
   out.push('');
 

@@ -1,15 +1,15 @@
 // Check outcomes → points, pillar scores, total, cap, grade and ordered fixes (docs/checks.md §3, §5, §6).
-// Integer points live in the check files; this file only adds them up and applies the hard-block cap.
+// The points, the cap and the grade bands are the rubric's (scan/rubric.ts); this file only adds them up and
+// applies the hard-block cap.
 import type { z } from 'zod';
 import type { CheckDef, CheckOutcome, CheckStatus } from './check.js';
 import { INTERNAL_ERROR_EVIDENCE } from './checks/evidence.js';
 import { PILLARS } from './pillars.js';
+import { CAP_SCORE, GRADE_BANDS, pillarMax, type HardBlock } from './rubric.js';
 import type { Check, Fix, Grade, Pillar } from '../schemas/scan-result.js';
 
-export const CAP_SCORE = 35;
 export const CAP_NOTE = 'This takes effect once agents can reach your store: fix the blocking issue first.';
 
-type CapReason = 'H1' | 'H2' | 'H3';
 type GradeLetter = z.infer<typeof Grade>;
 
 export interface ScoredInput {
@@ -21,18 +21,14 @@ export interface ScoreResult {
   score: number;
   grade: GradeLetter;
   capped: boolean;
-  cap_reason: CapReason | null;
+  cap_reason: HardBlock | null;
   pillars: z.infer<typeof Pillar>[];
   top_fixes: z.infer<typeof Fix>[];
 }
 
-/** docs/checks.md §6: A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, else E. */
+/** docs/checks.md §6: the best band the score reaches, else E. */
 export function gradeFor(score: number): GradeLetter {
-  if (score >= 85) return 'A';
-  if (score >= 70) return 'B';
-  if (score >= 55) return 'C';
-  if (score >= 40) return 'D';
-  return 'E';
+  return GRADE_BANDS.find((band) => score >= band.min)?.grade ?? 'E';
 }
 
 export function earnedPoints(def: CheckDef, status: CheckStatus): number {
@@ -43,7 +39,7 @@ export function earnedPoints(def: CheckDef, status: CheckStatus): number {
  * The cap a result imposes: a failing check's own capReason, else its hardBlock for H1/H2. H3 (storefront closed)
  * caps only when the check says so, because a bare 5xx or timeout is an ordinary failure (docs/checks.md §5).
  */
-export function capReasonOf({ def, outcome }: ScoredInput): CapReason | null {
+export function capReasonOf({ def, outcome }: ScoredInput): HardBlock | null {
   if (outcome.status !== 'fail' || outcome.evidence === INTERNAL_ERROR_EVIDENCE) return null;
   if (outcome.capReason) return outcome.capReason;
   return def.hardBlock === 'H1' || def.hardBlock === 'H2' ? def.hardBlock : null;
@@ -75,7 +71,7 @@ export function score(results: readonly ScoredInput[]): ScoreResult {
       why: r.def.why,
       hard_block: r.def.hardBlock !== undefined,
     }));
-    return { id: p.id, label: p.label, score: mine.reduce((s, r) => s + r.earned, 0), max: p.max, checks };
+    return { id: p.id, label: p.label, score: mine.reduce((s, r) => s + r.earned, 0), max: pillarMax(p.id), checks };
   });
 
   const fixes = rows

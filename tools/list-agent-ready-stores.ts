@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { Limit, Vertical } from '../schemas/params.js';
 import { AgentReadyStores } from '../schemas/readiness.js';
+import { AGENT_READY } from '../scan/rubric.js';
 import { VERIFIED_MAX_AGE_DAYS, reportUrl } from './readiness.js';
 import { defineTool } from './tool.js';
 
@@ -10,7 +11,7 @@ export const listAgentReadyStores = defineTool({
   name: 'list_agent_ready_stores',
   title: 'List agent-ready stores',
   description:
-    'Returns the best-scoring e-commerce stores that are verified agent-ready (recently scanned, not blocking agents, score 70 or more, with machine-readable prices and availability), ranked by score, each with grade, category, scan date and a link to its public report, plus the size of the index. Use it to find stores where an AI shopping agent can reliably discover products and buy, optionally within one store category. It reads stored results only.',
+    `Returns the best-scoring e-commerce stores that are verified agent-ready (recently scanned, not blocking agents, score ${AGENT_READY.minScore} or more, with machine-readable prices and availability), ranked by score, each with grade, category, scan date and a link to its public report, plus the size of the index. Use it to find stores where an AI shopping agent can reliably discover products and buy, optionally within one store category. It reads stored results only.`,
   input: z.object({ vertical: Vertical.optional(), limit: Limit }),
   output: AgentReadyStores,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },

@@ -5,6 +5,7 @@
 // its host, is another flight, so a root scan always gets a root result; a monitor's scan runs its own flight.
 import { z } from 'zod';
 import { auditStore } from '../scan/index.js';
+import { isAgentReady } from '../scan/rubric.js';
 import { normaliseScanTarget } from '../scan/url.js';
 import { hostIdentity } from '../lib/hosts.js';
 import { entryVerdict, isPublicEntry } from '../lib/public-entry.js';
@@ -17,9 +18,6 @@ import type { LatestEntry, RankWindow, StoreRepo } from '../store/repo.js';
 import { reportUrl } from './readiness.js';
 import type { Reservation } from './scan-gate.js';
 import { defineTool, type Caller, type ToolContext } from './tool.js';
-
-/** docs/checks.md §9: the checks an agent needs to quote and buy. */
-const READY_CHECKS = ['product_price', 'product_availability', 'access_live_agents_robots'];
 
 export const scanStore = defineTool({
   name: 'scan_store',
@@ -147,7 +145,7 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
     score: audit.score,
     grade: audit.grade,
     capped: audit.capped,
-    agentReady: !audit.capped && audit.score >= 70 && READY_CHECKS.every((c) => passing.has(c)),
+    agentReady: isAgentReady(audit, passing),
     createdAt: new Date(audit.scanned_at),
     ownerKeyId: ctx.caller.keyId,
     ownerAccountId: ctx.caller.accountId ?? null,

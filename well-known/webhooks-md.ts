@@ -3,6 +3,7 @@
 // retry numbers come from the code and the running configuration.
 import type { Config } from '../lib/config.js';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, TEST_EVENT_TYPE } from '../schemas/webhook-event.js';
+import { rubricRow } from '../scan/rubric.js';
 
 export const WEBHOOKS_DOC_PATH = '/webhooks.md';
 
@@ -14,6 +15,7 @@ function duration(ms: number): string {
 
 export function webhooksMd(config: Pick<Config, 'BASE_URL' | 'WEBHOOK_RETRY_SCHEDULE' | 'WEBHOOK_TIMEOUT_MS'>): string {
   const schedule = config.WEBHOOK_RETRY_SCHEDULE;
+  const regressed = rubricRow('discovery_llms_txt'); // the example's check, with its real pillar and points
   const example = {
     type: 'check.regressed',
     timestamp: '2026-11-26T09:30:12.000Z',
@@ -30,7 +32,7 @@ export function webhooksMd(config: Pick<Config, 'BASE_URL' | 'WEBHOOK_RETRY_SCHE
       previous_grade: 'B',
       previous_agent_ready: true,
       changed_checks: [
-        { id: 'discovery_llms_txt', label: 'llms.txt for agents', pillar: 'discovery', from: 'pass', to: 'fail', points_from: 3, points_to: 0, max: 3, regressed: true },
+        { id: regressed.id, label: 'llms.txt for agents', pillar: regressed.pillar, from: 'pass', to: 'fail', points_from: regressed.points, points_to: 0, max: regressed.points, regressed: true },
       ],
     },
   };

@@ -1,6 +1,7 @@
 // Builds and stores complete, schema-valid scan results without running a scan, for read-side tests.
 import type { StoreRepo } from '../../store/repo.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
+import type { CheckId } from '../../scan/rubric.js';
 
 export interface FakeScanOptions {
   host: string;
@@ -37,7 +38,7 @@ export function fakeReport(id: number, o: FakeScanOptions): ScanResult {
         max: 20,
         checks: [
           {
-            id: 'access_live_agents_robots',
+            id: 'access_live_agents_robots' satisfies CheckId,
             label: 'Live shopping agents allowed in robots.txt',
             status: o.capped ? 'fail' : 'pass',
             points: o.capped ? 0 : 6,
@@ -50,7 +51,7 @@ export function fakeReport(id: number, o: FakeScanOptions): ScanResult {
         ],
       },
     ],
-    top_fixes: [{ check_id: 'trust_https', title: 'Serve HTTPS with HSTS.', points: 2, how: 'Redirect to https.' }],
+    top_fixes: [{ check_id: 'trust_https' satisfies CheckId, title: 'Serve HTTPS with HSTS.', points: 2, how: 'Redirect to https.' }],
     neighbors: [{ rank: 1, host: o.host, score: o.score, grade: o.grade ?? gradeFor(o.score), is_self: true }],
     protocols: {
       ucp: false, ucp_version: null, ucp_capabilities: [], acp: false, acp_version: null, mcp: false, mcp_endpoint: null,

@@ -8,8 +8,9 @@ import { getJson, startApp } from '../helpers/start-app.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
 import { renderReport } from '../../scan/report-text.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
+import type { CheckId } from '../../scan/rubric.js';
 
-const evidence = (r: ScanResult, id: string) => r.pillars.flatMap((p) => p.checks).find((c) => c.id === id)?.evidence ?? '';
+const evidence = (r: ScanResult, id: CheckId) => r.pillars.flatMap((p) => p.checks).find((c) => c.id === id)?.evidence ?? '';
 
 function productPage(body: string): string {
   return `<!doctype html><html lang="en"><head><title>Sample card</title></head><body>

@@ -7,8 +7,9 @@ import { getJson, startApp } from '../helpers/start-app.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
 import { renderReport } from '../../scan/report-text.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
+import type { CheckId } from '../../scan/rubric.js';
 
-const check = (r: ScanResult, id: string) => r.pillars.flatMap((p) => p.checks).find((c) => c.id === id) as { status: string; evidence?: string };
+const check = (r: ScanResult, id: CheckId) => r.pillars.flatMap((p) => p.checks).find((c) => c.id === id) as { status: string; evidence?: string };
 
 function productPage(priceHtml: string): string {
   return `<!doctype html><html lang="en"><head><title>Sample card</title></head><body>

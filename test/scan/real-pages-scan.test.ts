@@ -7,6 +7,7 @@ import { getJson, startApp } from '../helpers/start-app.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
 import { readRealFixture, requireRealFixtures } from '../helpers/artifacts.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
+import type { CheckId } from '../../scan/rubric.js';
 
 const NO_MARKUP = [
   { file: 'amazon-couk-watch-no-structured-data.html', path: '/CIGA-Design-Automatic-Mechanical-Skeleton/dp/B07C8KMQQ6', price: 220, currency: 'GBP', identifier: { value: 'B07C8KMQQ6', kind: 'asin', source: 'labelled_text' } },
@@ -14,7 +15,7 @@ const NO_MARKUP = [
   { file: 'opencart-vsezaoci-si-no-structured-data.html', path: '/pripomocki/razno/bralne-lece-stick-on', price: 40, currency: 'EUR', identifier: { value: '0638', kind: 'sku', source: 'labelled_text' } },
 ];
 
-const check = (r: ScanResult, id: string) => r.pillars.flatMap((p) => p.checks).find((c) => c.id === id) as { status: string; evidence?: string };
+const check = (r: ScanResult, id: CheckId) => r.pillars.flatMap((p) => p.checks).find((c) => c.id === id) as { status: string; evidence?: string };
 
 for (const page of NO_MARKUP) {
   test(`a real page without markup is a product page to the scan: ${page.file}`, async (t) => {

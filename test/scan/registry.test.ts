@@ -1,12 +1,14 @@
-// Invariants over the whole check set (docs/architecture.md "Add a check"): ids = file names, known pillars,
-// points summing to each pillar's max and to 100, texts present, a test per check; plus runChecks' error handling.
+// Invariants over the rubric table and the check set (docs/architecture.md "Add a check"): the table's points sum
+// to each pillar's documented maximum and to 100, each row has exactly one check file and each file a row, ids =
+// file names, texts present, a test per check; plus runChecks' error handling.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { defineCheck } from '../../scan/check.js';
+import type { CheckDef } from '../../scan/check.js';
 import { PILLARS } from '../../scan/pillars.js';
+import { pillarMax, RUBRIC } from '../../scan/rubric.js';
 import { CHECKS, INTERNAL_ERROR_EVIDENCE, runChecks, validateCheck } from '../../scan/registry.js';
 import { ORIGIN, makeArtifacts, makePage, makePdp, okResource, robotsFrom } from '../helpers/artifacts.js';
 
@@ -27,6 +29,68 @@ function catalogueIds(): Map<string, string[]> {
   return ids;
 }
 
+/** Each pillar's maximum as docs/checks.md §3 documents it, and the documented total. */
+function documentedMaxima(): { pillars: Map<string, number>; total: number } {
+  const section = CATALOGUE.slice(CATALOGUE.indexOf('\n## 3 '), CATALOGUE.indexOf('\n## 4 '));
+  const pillars = new Map<string, number>();
+  for (const [, id, max] of section.matchAll(/^\| `([a-z_]+)` \| [^|]+ \| (\d+) \|$/gm)) pillars.set(id, Number(max));
+  const total = /^\| \| \*\*Total\*\* \| \*\*(\d+)\*\* \|$/m.exec(section);
+  return { pillars, total: Number(total?.[1]) };
+}
+
+const pillarIndex = (id: string) => PILLARS.findIndex((p) => p.id === id);
+
+describe('rubric table', () => {
+  it('sums each pillar to its maximum in docs/checks.md §3, and all to 100', () => {
+    const documented = documentedMaxima();
+    assert.deepEqual([...documented.pillars.keys()], PILLARS.map((p) => p.id));
+    for (const p of PILLARS) {
+      const sum = RUBRIC.filter((row) => row.pillar === p.id).reduce((s, row) => s + row.points, 0);
+      assert.equal(sum, documented.pillars.get(p.id), `${p.id} points`);
+      assert.equal(pillarMax(p.id), sum, `${p.id} max`);
+    }
+    assert.equal(documented.total, 100);
+    assert.equal(RUBRIC.reduce((s, row) => s + row.points, 0), 100);
+  });
+
+  it('lists each id once, pillar by pillar, numbered 1..n inside each pillar', () => {
+    assert.equal(new Set(RUBRIC.map((row) => row.id)).size, RUBRIC.length);
+    for (let i = 1; i < RUBRIC.length; i++) {
+      const [a, b] = [RUBRIC[i - 1], RUBRIC[i]];
+      assert.ok(pillarIndex(a.pillar) < pillarIndex(b.pillar) || (a.pillar === b.pillar && a.order < b.order), `${a.id} before ${b.id}`);
+    }
+    for (const p of PILLARS) {
+      const mine = RUBRIC.filter((row) => row.pillar === p.id);
+      assert.ok(mine.length > 0, `${p.id} has checks`);
+      assert.deepEqual(mine.map((row) => row.order), mine.map((_, i) => i + 1), `${p.id} orders`);
+    }
+  });
+
+  it('gives positive integer points and a partial grade below them', () => {
+    for (const row of RUBRIC) {
+      assert.ok(Number.isInteger(row.points) && row.points > 0, `${row.id} points`);
+      assert.ok(Number.isInteger(row.partialPoints) && row.partialPoints >= 0 && row.partialPoints < row.points, `${row.id} partialPoints`);
+    }
+  });
+
+  it('has exactly one check file per row, in its pillar folder, and a row per file', () => {
+    const files = PILLARS.flatMap((p) =>
+      readdirSync(resolve(ROOT, 'scan/checks', p.id)).filter((f) => f.endsWith('.ts')).map((f) => `${p.id}/${f.replace(/\.ts$/, '')}`),
+    );
+    assert.deepEqual(files.sort(), RUBRIC.map((row) => `${row.pillar}/${row.id}`).sort());
+    assert.deepEqual(CHECKS.map((c) => c.id), RUBRIC.map((row) => row.id), 'the registry loads one check per row, in table order');
+  });
+
+  it('marks exactly the three hard blocks', () => {
+    const blocks = RUBRIC.filter((row) => row.hardBlock).map((row) => [row.id, row.hardBlock]);
+    assert.deepEqual(blocks, [
+      ['access_storefront_reachable', 'H3'],
+      ['access_live_agents_robots', 'H1'],
+      ['access_no_bot_wall', 'H2'],
+    ]);
+  });
+});
+
 describe('check registry', () => {
   it('loads the checks of the catalogue (docs/checks.md §4), pillar by pillar, ordered by pillar then order', () => {
     // The expected counts come from the catalogue, not from numbers written here: a check added to both passes.
@@ -38,41 +102,15 @@ describe('check registry', () => {
       assert.deepEqual(mine.map((c) => c.id), catalogue.get(p.id), `${p.id}: the catalogue's checks, in its order`);
     }
     assert.equal(CHECKS.length, [...catalogue.values()].flat().length);
-    const pillarIndex = (id: string) => PILLARS.findIndex((p) => p.id === id);
     for (let i = 1; i < CHECKS.length; i++) {
       const [a, b] = [CHECKS[i - 1], CHECKS[i]];
       assert.ok(pillarIndex(a.pillar) < pillarIndex(b.pillar) || (a.pillar === b.pillar && a.order < b.order), `${a.id} before ${b.id}`);
     }
   });
 
-  it('has unique ids equal to their file names, in their pillar folder', () => {
-    const ids = new Set(CHECKS.map((c) => c.id));
-    assert.equal(ids.size, CHECKS.length);
-    for (const c of CHECKS) assert.ok(existsSync(resolve(ROOT, 'scan/checks', c.pillar, `${c.id}.ts`)), c.id);
-    for (const p of PILLARS) {
-      const files = readdirSync(resolve(ROOT, 'scan/checks', p.id)).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, ''));
-      assert.deepEqual(files.sort(), CHECKS.filter((c) => c.pillar === p.id).map((c) => c.id).sort(), p.id);
-    }
-  });
-
-  it('numbers each pillar 1..n and sums points to the pillar max and to 100', () => {
-    let total = 0;
-    for (const p of PILLARS) {
-      const mine = CHECKS.filter((c) => c.pillar === p.id);
-      assert.deepEqual(mine.map((c) => c.order), mine.map((_, i) => i + 1), `${p.id} orders`);
-      const sum = mine.reduce((s, c) => s + c.points, 0);
-      assert.equal(sum, p.max, `${p.id} points`);
-      total += sum;
-    }
-    assert.equal(total, 100);
-    assert.equal(PILLARS.reduce((s, p) => s + p.max, 0), 100);
-  });
-
-  it('has every text, positive points and a partial grade below the max', () => {
+  it('has every text, and a failing title that differs from the passing one', () => {
     for (const c of CHECKS) {
       for (const key of ['label', 'title', 'failureTitle', 'why', 'how'] as const) assert.ok(c[key].trim().length > 0, `${c.id}.${key}`);
-      assert.ok(c.points > 0 && Number.isInteger(c.points), c.id);
-      assert.ok(c.partialPoints >= 0 && c.partialPoints < c.points, c.id);
       assert.notEqual(c.title, c.failureTitle, c.id);
     }
   });
@@ -91,15 +129,6 @@ describe('check registry', () => {
       for (const [platform, text] of Object.entries(steps ?? {})) assert.ok(text && text.trim().length > 20, `${c.id}.${platform} step`);
       if (snippet !== undefined) assert.ok(snippet.trim().length > 0, `${c.id} snippet`);
     }
-  });
-
-  it('marks exactly the three hard blocks', () => {
-    const blocks = CHECKS.filter((c) => c.hardBlock).map((c) => [c.id, c.hardBlock]);
-    assert.deepEqual(blocks, [
-      ['access_storefront_reachable', 'H3'],
-      ['access_live_agents_robots', 'H1'],
-      ['access_no_bot_wall', 'H2'],
-    ]);
   });
 
   it('has a test file for every check', () => {
@@ -126,45 +155,35 @@ describe('check registry', () => {
   });
 
   it('rejects invalid declarations', () => {
-    const base = { id: 'x_check', pillar: 'access', order: 1, points: 2, partialPoints: 1, label: 'L', title: 'T', failureTitle: 'F', why: 'W', how: 'H', run: () => ({ status: 'pass', evidence: '' }) };
-    assert.doesNotThrow(() => validateCheck(base, 'access/x_check.ts', 'access', 'x_check'));
+    const base = CHECKS.find((c) => c.id === 'access_indexable')!;
+    const file = 'access/access_indexable.ts';
+    assert.doesNotThrow(() => validateCheck(base, file, 'access', 'access_indexable'));
     assert.throws(() => validateCheck(base, 'access/y.ts', 'access', 'y'), /must equal the file name/);
-    assert.throws(() => validateCheck(base, 'trust/x_check.ts', 'trust', 'x_check'), /must equal its folder/);
-    assert.throws(() => validateCheck({ ...base, pillar: 'nope' }, 'nope/x_check.ts', 'nope', 'x_check'), /unknown pillar/);
-    assert.throws(() => validateCheck({ ...base, points: 0 }, 'access/x_check.ts', 'access', 'x_check'), /points/);
-    assert.throws(() => validateCheck({ ...base, partialPoints: 2 }, 'access/x_check.ts', 'access', 'x_check'), /partialPoints/);
-    assert.throws(() => validateCheck({ ...base, why: ' ' }, 'access/x_check.ts', 'access', 'x_check'), /why/);
-    assert.throws(() => validateCheck(undefined, 'access/x_check.ts', 'access', 'x_check'), /export default/);
+    assert.throws(() => validateCheck(base, 'trust/access_indexable.ts', 'trust', 'access_indexable'), /must equal its folder/);
+    assert.throws(() => validateCheck({ ...base, why: ' ' }, file, 'access', 'access_indexable'), /why/);
+    assert.throws(() => validateCheck({ ...base, run: undefined }, file, 'access', 'access_indexable'), /run/);
+    assert.throws(() => validateCheck(undefined, file, 'access', 'access_indexable'), /export default/);
   });
 });
 
 describe('runChecks', () => {
   it('turns a throwing check into a fail with the internal-error evidence and reports it', () => {
-    const boom = defineCheck({
-      id: 'boom',
-      pillar: 'access',
-      order: 1,
-      points: 2,
-      partialPoints: 1,
-      label: 'Boom',
-      title: 'ok',
-      failureTitle: 'not ok',
-      why: 'w',
-      how: 'h',
+    const boom: CheckDef = {
+      ...CHECKS[0],
       run() {
         throw new Error('kaput');
       },
-    });
+    };
     const errors: [string, unknown][] = [];
     const [r] = runChecks(makeArtifacts(), (id, err) => errors.push([id, err]), [boom]);
     assert.deepEqual(r.outcome, { status: 'fail', evidence: INTERNAL_ERROR_EVIDENCE });
     assert.equal(errors.length, 1);
-    assert.equal(errors[0][0], 'boom');
+    assert.equal(errors[0][0], CHECKS[0].id);
     assert.match(String(errors[0][1]), /kaput/);
   });
 
   it('reports a partial as fail for a check without a partial grade', () => {
-    const half = defineCheck({ ...CHECKS.find((c) => c.partialPoints === 0)!, run: () => ({ status: 'partial', evidence: 'e' }) });
+    const half: CheckDef = { ...CHECKS.find((c) => c.partialPoints === 0)!, run: () => ({ status: 'partial', evidence: 'e' }) };
     assert.equal(runChecks(makeArtifacts(), undefined, [half])[0].outcome.status, 'fail');
   });
 

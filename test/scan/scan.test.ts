@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { startFixtureStore, type FixtureRoutes, type FixtureStore } from '../helpers/fixture-store.js';
 import { runScan, type ScanOptions } from '../../scan/index.js';
 import { AuditResult } from '../../schemas/scan-result.js';
+import type { CheckId } from '../../scan/rubric.js';
 import { AppError } from '../../lib/errors.js';
 import { assertWithin } from '../helpers/timing.js';
 import {
@@ -50,14 +51,14 @@ async function scan(build: (origin: string) => FixtureRoutes, opts: Partial<Scan
   return { r, store };
 }
 
-function check(r: AuditResult, id: string) {
+function check(r: AuditResult, id: CheckId) {
   const c = r.pillars.flatMap((p) => p.checks).find((x) => x.id === id);
   assert.ok(c, `check ${id} exists`);
   return c;
 }
 
-const statuses = (r: AuditResult, ids: string[]) => Object.fromEntries(ids.map((id) => [id, check(r, id).status]));
-const everyStatus = (r: AuditResult, ids: string[], status: string) => assert.deepEqual(statuses(r, ids), Object.fromEntries(ids.map((id) => [id, status])));
+const statuses = (r: AuditResult, ids: CheckId[]) => Object.fromEntries(ids.map((id) => [id, check(r, id).status]));
+const everyStatus = (r: AuditResult, ids: CheckId[], status: string) => assert.deepEqual(statuses(r, ids), Object.fromEntries(ids.map((id) => [id, status])));
 
 async function rejectsWith(p: Promise<unknown>, code: string): Promise<AppError> {
   try {

@@ -16,6 +16,7 @@ import { startApp, type TestApp } from '../helpers/start-app.js';
 import { drip, startFixtureStore, streamed, type FixtureRoutes, type FixtureStore } from '../helpers/fixture-store.js';
 import { htmlPage, page, redirectLoopStore, sitemapIndex, text, urlset, xml } from '../fixtures/stores.js';
 import { ScanResult } from '../../schemas/scan-result.js';
+import type { CheckId } from '../../scan/rubric.js';
 import { createFetcher } from '../../scan/fetch.js';
 import { gather } from '../../scan/gather.js';
 import { CHECKS, runChecks } from '../../scan/registry.js';
@@ -71,7 +72,7 @@ async function assertScored(target: TestApp, r: Scanned, label: string): Promise
 }
 
 const outcomeOf = (r: ScanResult, url: string) => r.fetched.filter((f) => f.url === url).map((f) => f.outcome);
-const checkOf = (r: ScanResult, id: string) => r.pillars.flatMap((p) => p.checks).find((c) => c.id === id);
+const checkOf = (r: ScanResult, id: CheckId) => r.pillars.flatMap((p) => p.checks).find((c) => c.id === id);
 
 const SMALL_HOME = page(htmlPage({ title: 'Small', body: '<h1>Small shop</h1><a href="/products/one">One</a>' }));
 

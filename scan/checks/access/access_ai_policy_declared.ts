@@ -11,10 +11,6 @@ const AI = new Set(AI_TOKENS.map(normaliseToken));
 
 export default defineCheck({
   id: 'access_ai_policy_declared',
-  pillar: 'access',
-  order: 6,
-  points: 1,
-  partialPoints: 0,
   label: 'AI usage policy declared',
   title: 'The store declares an AI usage policy',
   failureTitle: 'Declare your AI usage policy',

@@ -19,10 +19,6 @@ function directives(page: PageFacts): string[] {
 
 export default defineCheck({
   id: 'access_indexable',
-  pillar: 'access',
-  order: 4,
-  points: 2,
-  partialPoints: 1,
   label: 'Product pages indexable',
   title: 'Product pages may be indexed',
   failureTitle: 'Remove noindex from product pages',

@@ -8,10 +8,6 @@ import { pathOf } from '../urls.js';
 
 export default defineCheck({
   id: 'access_live_agents_robots',
-  pillar: 'access',
-  order: 2,
-  points: 6,
-  partialPoints: 3,
   label: 'Live shopping agents allowed in robots.txt',
   title: 'robots.txt lets the live shopping agents in',
   failureTitle: 'Allow AI shopping agents in robots.txt',
@@ -28,7 +24,6 @@ export default defineCheck({
     },
     snippet: 'User-agent: OAI-SearchBot\nUser-agent: ChatGPT-User\nUser-agent: Claude-SearchBot\nUser-agent: Claude-User\nUser-agent: PerplexityBot\nUser-agent: Perplexity-User\nAllow: /\nDisallow: /cart\nDisallow: /checkout\nDisallow: /account',
   },
-  hardBlock: 'H1',
   run(a) {
     const status = statusOf(a.robotsTxt);
     const where = describe(a.robotsTxt);

@@ -16,10 +16,6 @@ function walled(agent: HttpResponse, neutral: HttpResponse): string | null {
 
 export default defineCheck({
   id: 'access_no_bot_wall',
-  pillar: 'access',
-  order: 3,
-  points: 6,
-  partialPoints: 3,
   label: 'No bot wall for agent user-agents',
   title: 'Agent user-agents get the same store as browsers',
   failureTitle: 'Let AI agents past your bot protection',
@@ -35,7 +31,6 @@ export default defineCheck({
       custom: 'In your CDN or firewall (Cloudflare, Akamai, DataDome, HUMAN, Imperva), allow verified bots and the AI-agent category on catalogue pages; keep challenges on checkout and login only.',
     },
   },
-  hardBlock: 'H2',
   run(a) {
     const neutral = responseOf(a.home);
     const agent = responseOf(a.homeAgent);

@@ -17,10 +17,6 @@ function timing(r: Resource): { url: string; ms: number | null; detail: string }
 
 export default defineCheck({
   id: 'access_response_time',
-  pillar: 'access',
-  order: 5,
-  points: 2,
-  partialPoints: 1,
   label: 'Pages answer fast',
   title: 'Pages answer fast',
   failureTitle: 'Serve pages faster to agents',

@@ -24,10 +24,6 @@ function isPasswordPage(res: HttpResponse, page: PageFacts | null): boolean {
 
 export default defineCheck({
   id: 'access_storefront_reachable',
-  pillar: 'access',
-  order: 1,
-  points: 3,
-  partialPoints: 1,
   label: 'Storefront answers automated clients',
   title: 'The storefront answers automated clients with HTML',
   failureTitle: 'Open the storefront to anonymous automated visitors',
@@ -43,7 +39,6 @@ export default defineCheck({
       custom: 'Make the home page answer with the page itself (status 200) to a plain request: no login wall, no challenge for every non-browser visitor, and at most two redirects, all on your own domain.',
     },
   },
-  hardBlock: 'H3',
   run(a) {
     const res = responseOf(a.home);
     if (!res) return { status: 'fail', evidence: `Homepage ${describe(a.home)}: no answer to a plain HTTP client.` };

@@ -33,10 +33,6 @@ function cartLink(links: LinkInfo[]): LinkInfo | undefined {
 
 export default defineCheck({
   id: 'checkout_add_to_cart',
-  pillar: 'checkout',
-  order: 1,
-  points: 3,
-  partialPoints: 1,
   label: 'Purchase control in the HTML',
   title: 'Product pages have an add-to-cart control in the HTML',
   failureTitle: 'Put a real add-to-cart form in the page',

@@ -10,10 +10,6 @@ const ACCOUNT_WALL = ['sign in to checkout', 'sign in to check out', 'log in to 
 
 export default defineCheck({
   id: 'checkout_guest',
-  pillar: 'checkout',
-  order: 3,
-  points: 2,
-  partialPoints: 1,
   label: 'Guest checkout',
   title: 'Guest checkout is available',
   failureTitle: 'Allow and announce guest checkout',

@@ -15,10 +15,6 @@ const CART_QUERY = /[?&](add-to-cart|add_to_cart|addtocart|action=add|product_id
 
 export default defineCheck({
   id: 'checkout_handoff_url',
-  pillar: 'checkout',
-  order: 2,
-  points: 2,
-  partialPoints: 1,
   label: 'Cart or checkout an agent can hand off',
   title: 'Agents can hand the shopper a ready cart',
   failureTitle: 'Give agents a cart link they can hand to the shopper',

@@ -22,10 +22,6 @@ const METHODS: [RegExp, string][] = [
 
 export default defineCheck({
   id: 'checkout_payment_methods',
-  pillar: 'checkout',
-  order: 4,
-  points: 1,
-  partialPoints: 0,
   label: 'Payment methods visible',
   title: 'Accepted payment methods are visible',
   failureTitle: 'Show accepted payment methods',

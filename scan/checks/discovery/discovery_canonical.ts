@@ -14,10 +14,6 @@ function bare(url: string): string | null {
 
 export default defineCheck({
   id: 'discovery_canonical',
-  pillar: 'discovery',
-  order: 5,
-  points: 1,
-  partialPoints: 0,
   label: 'Canonical product URLs',
   title: 'Product pages declare themselves canonical',
   failureTitle: 'Add canonical links to product pages',

@@ -55,10 +55,6 @@ function useful(l: { rel: string[]; type: string | null }): boolean {
 
 export default defineCheck({
   id: 'discovery_link_headers',
-  pillar: 'discovery',
-  order: 6,
-  points: 1,
-  partialPoints: 0,
   label: 'Machine surfaces advertised',
   title: 'HTTP Link headers advertise your machine-readable resources',
   failureTitle: 'Advertise agent resources in HTTP Link headers',

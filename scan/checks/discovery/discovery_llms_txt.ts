@@ -30,10 +30,6 @@ function looksLikeHtml(body: string): boolean {
 
 export default defineCheck({
   id: 'discovery_llms_txt',
-  pillar: 'discovery',
-  order: 4,
-  points: 3,
-  partialPoints: 1,
   label: 'llms.txt for agents',
   title: 'An llms.txt guides agents to your key pages',
   failureTitle: 'Publish an llms.txt for your store',

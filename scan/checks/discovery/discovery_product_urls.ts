@@ -6,10 +6,6 @@ import { is2xx, statusOf } from '../resources.js';
 
 export default defineCheck({
   id: 'discovery_product_urls',
-  pillar: 'discovery',
-  order: 3,
-  points: 4,
-  partialPoints: 2,
   label: 'Product pages discoverable without JS',
   title: 'Product pages are listed in the sitemap and linked in the HTML',
   failureTitle: 'List product pages where agents can find them',

@@ -13,10 +13,6 @@ function looksLikeHtml(body: string): boolean {
 
 export default defineCheck({
   id: 'discovery_robots_txt',
-  pillar: 'discovery',
-  order: 1,
-  points: 2,
-  partialPoints: 1,
   label: 'Valid robots.txt',
   title: 'robots.txt is valid',
   failureTitle: 'Publish a valid robots.txt',

@@ -27,10 +27,6 @@ function placeholder(action: Entity): string {
 
 export default defineCheck({
   id: 'discovery_site_search',
-  pillar: 'discovery',
-  order: 7,
-  points: 1,
-  partialPoints: 0,
   label: 'Site search agents can call',
   title: 'Site search is declared for agents',
   failureTitle: 'Declare your site search',

@@ -17,10 +17,6 @@ function sitemapKind(r: Resource): 'urlset' | 'sitemapindex' | null {
 
 export default defineCheck({
   id: 'discovery_sitemap',
-  pillar: 'discovery',
-  order: 2,
-  points: 3,
-  partialPoints: 2,
   label: 'XML sitemap',
   title: 'An XML sitemap is published and declared in robots.txt',
   failureTitle: 'Publish an XML sitemap and declare it',

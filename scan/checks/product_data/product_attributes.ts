@@ -5,10 +5,6 @@ import { aggregatePdps } from '../product-pages.js';
 
 export default defineCheck({
   id: 'product_attributes',
-  pillar: 'product_data',
-  order: 9,
-  points: 1,
-  partialPoints: 0,
   label: 'Attributes agents can filter on',
   title: 'Products expose filterable attributes',
   failureTitle: 'Expose filterable attributes',

@@ -8,10 +8,6 @@ import { aggregatePdps, STRUCTURED } from '../product-pages.js';
 
 export default defineCheck({
   id: 'product_availability',
-  pillar: 'product_data',
-  order: 4,
-  points: 3,
-  partialPoints: 1,
   label: 'Stock status',
   title: 'Offers state stock in schema.org terms',
   failureTitle: 'State stock in schema.org terms',

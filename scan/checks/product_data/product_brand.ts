@@ -6,10 +6,6 @@ import { aggregatePdps } from '../product-pages.js';
 
 export default defineCheck({
   id: 'product_brand',
-  pillar: 'product_data',
-  order: 6,
-  points: 2,
-  partialPoints: 1,
   label: 'Brand',
   title: 'Products name their brand',
   failureTitle: 'Name the brand',

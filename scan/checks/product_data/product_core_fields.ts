@@ -8,10 +8,6 @@ const MIN_DESCRIPTION = 50;
 
 export default defineCheck({
   id: 'product_core_fields',
-  pillar: 'product_data',
-  order: 2,
-  points: 4,
-  partialPoints: 2,
   label: 'Name, image, description',
   title: 'Products have a name, image and description',
   failureTitle: 'Complete name, image and description',

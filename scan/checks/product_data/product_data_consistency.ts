@@ -20,10 +20,6 @@ function firstMeta(meta: Record<string, string[]>, keys: string[]): string | nul
 
 export default defineCheck({
   id: 'product_data_consistency',
-  pillar: 'product_data',
-  order: 8,
-  points: 2,
-  partialPoints: 1,
   label: 'Structured data matches the page',
   title: 'Structured data matches what the page shows',
   failureTitle: 'Keep structured data equal to the page',

@@ -14,10 +14,6 @@ function fromMarkup(f: Fact<string> | null): Fact<string> | null {
 
 export default defineCheck({
   id: 'product_identifiers',
-  pillar: 'product_data',
-  order: 5,
-  points: 4,
-  partialPoints: 2,
   label: 'GTIN / MPN identifiers',
   title: 'Products carry GTIN or MPN + brand identifiers',
   failureTitle: 'Add GTIN or MPN + brand',

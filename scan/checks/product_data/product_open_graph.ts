@@ -9,10 +9,6 @@ function meta(m: Record<string, string[]>, key: string): string | null {
 
 export default defineCheck({
   id: 'product_open_graph',
-  pillar: 'product_data',
-  order: 10,
-  points: 1,
-  partialPoints: 0,
   label: 'OpenGraph product tags',
   title: 'Product pages carry OpenGraph product tags',
   failureTitle: 'Add OpenGraph product tags',

@@ -13,10 +13,6 @@ function fromMarkup<T>(f: Fact<T> | null | undefined): Fact<T> | null {
 
 export default defineCheck({
   id: 'product_price',
-  pillar: 'product_data',
-  order: 3,
-  points: 5,
-  partialPoints: 2,
   label: 'Price and currency',
   title: 'Offers state a numeric price and currency',
   failureTitle: 'Publish price and currency in the Offer',

@@ -8,10 +8,6 @@ import { aggregatePdps } from '../product-pages.js';
 
 export default defineCheck({
   id: 'product_server_rendered',
-  pillar: 'product_data',
-  order: 7,
-  points: 3,
-  partialPoints: 1,
   label: 'Product visible without JavaScript',
   title: 'Product name and price are in the server-rendered HTML',
   failureTitle: 'Render product details in the HTML',

@@ -5,10 +5,6 @@ import { aggregatePdps } from '../product-pages.js';
 
 export default defineCheck({
   id: 'product_structured_data',
-  pillar: 'product_data',
-  order: 1,
-  points: 5,
-  partialPoints: 2,
   label: 'Product structured data',
   title: 'Product pages carry Product JSON-LD',
   failureTitle: 'Add Product JSON-LD to every product page',

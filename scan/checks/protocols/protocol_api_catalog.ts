@@ -7,10 +7,6 @@ import { isObject } from '../../protocol-documents.js';
 
 export default defineCheck({
   id: 'protocol_api_catalog',
-  pillar: 'protocols',
-  order: 5,
-  points: 1,
-  partialPoints: 0,
   label: 'API catalog (RFC 9727)',
   title: 'An API catalog lists your public APIs',
   failureTitle: 'Publish an API catalog',

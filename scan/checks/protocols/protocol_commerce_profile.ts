@@ -107,10 +107,6 @@ function judgeAcp(a: Artifacts): CheckOutcome {
 
 export default defineCheck({
   id: 'protocol_commerce_profile',
-  pillar: 'protocols',
-  order: 1,
-  points: 5,
-  partialPoints: 2,
   label: 'Agentic commerce profile (UCP or ACP)',
   title: 'The store publishes an agentic commerce profile (UCP or ACP)',
   failureTitle: 'Publish a UCP profile (or ACP discovery)',

@@ -12,10 +12,6 @@ function norm(s: string): string {
 
 export default defineCheck({
   id: 'protocol_markdown',
-  pillar: 'protocols',
-  order: 4,
-  points: 1,
-  partialPoints: 0,
   label: 'Markdown for agents',
   title: 'Pages answer Accept: text/markdown',
   failureTitle: 'Answer Accept: text/markdown',

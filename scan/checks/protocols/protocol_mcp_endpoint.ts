@@ -21,10 +21,6 @@ function answered(mcp: McpProbe): string {
 
 export default defineCheck({
   id: 'protocol_mcp_endpoint',
-  pillar: 'protocols',
-  order: 2,
-  points: 4,
-  partialPoints: 2,
   label: 'Storefront MCP answers',
   title: 'A storefront MCP server answers with commerce tools',
   failureTitle: 'Expose a storefront MCP server',

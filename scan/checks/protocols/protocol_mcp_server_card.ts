@@ -27,10 +27,6 @@ function judgeCard(resource: Resource, json: unknown, found: string): CheckOutco
 
 export default defineCheck({
   id: 'protocol_mcp_server_card',
-  pillar: 'protocols',
-  order: 3,
-  points: 1,
-  partialPoints: 0,
   label: 'MCP server card',
   title: 'An MCP server card advertises your endpoint',
   failureTitle: 'Publish an MCP server card',

@@ -16,10 +16,6 @@ function matches(l: LinkInfo, words: string[]): boolean {
 
 export default defineCheck({
   id: 'trust_contact_legal',
-  pillar: 'trust',
-  order: 4,
-  points: 2,
-  partialPoints: 1,
   label: 'Contact and legal pages',
   title: 'Contact, terms and privacy pages are linked',
   failureTitle: 'Link contact, terms and privacy pages',

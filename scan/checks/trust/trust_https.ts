@@ -8,10 +8,6 @@ const MIN_MAX_AGE = 15_552_000; // 180 days
 
 export default defineCheck({
   id: 'trust_https',
-  pillar: 'trust',
-  order: 5,
-  points: 2,
-  partialPoints: 1,
   label: 'HTTPS with HSTS',
   title: 'The store is served over HTTPS with HSTS',
   failureTitle: 'Serve HTTPS with HSTS',

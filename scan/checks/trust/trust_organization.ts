@@ -9,10 +9,6 @@ const CONTACT = ['contactPoint', 'email', 'telephone', 'sameAs', 'address'];
 
 export default defineCheck({
   id: 'trust_organization',
-  pillar: 'trust',
-  order: 3,
-  points: 2,
-  partialPoints: 1,
   label: 'Merchant identity',
   title: 'The homepage describes the business behind the store',
   failureTitle: 'Describe your business with Organization markup',

@@ -19,10 +19,6 @@ function complete(p: Entity): boolean {
 
 export default defineCheck({
   id: 'trust_return_policy',
-  pillar: 'trust',
-  order: 1,
-  points: 4,
-  partialPoints: 2,
   label: 'Machine-readable return policy',
   title: 'The return policy is published as structured data',
   failureTitle: 'Publish your return policy as structured data',

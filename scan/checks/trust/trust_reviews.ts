@@ -5,10 +5,6 @@ import { noPdpEvidence, sampledPdps } from '../product-pages.js';
 
 export default defineCheck({
   id: 'trust_reviews',
-  pillar: 'trust',
-  order: 6,
-  points: 1,
-  partialPoints: 0,
   label: 'Ratings and reviews',
   title: 'Products publish ratings in structured data',
   failureTitle: 'Publish ratings in structured data',

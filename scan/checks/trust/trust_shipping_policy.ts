@@ -28,10 +28,6 @@ function rate(d: Entity): string | null {
 
 export default defineCheck({
   id: 'trust_shipping_policy',
-  pillar: 'trust',
-  order: 2,
-  points: 4,
-  partialPoints: 2,
   label: 'Machine-readable shipping',
   title: 'Shipping costs and destinations are published as structured data',
   failureTitle: 'Publish shipping costs and times as structured data',
