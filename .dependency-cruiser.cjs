@@ -6,23 +6,35 @@
 const LAYERS = {
   lib: [],
   schemas: ['lib'],
-  scan: ['lib', 'schemas'],
-  store: ['lib', 'schemas'],
-  render: ['lib', 'schemas', 'scan'],
-  accounts: ['lib', 'schemas', 'store'],
-  monitoring: ['lib', 'schemas', 'scan', 'store', 'accounts'],
-  tools: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring'],
+  outbound: ['lib'],
+  scan: ['lib', 'schemas', 'outbound'],
+  db: ['lib', 'schemas'],
+  render: ['lib', 'schemas', 'outbound', 'scan'],
+  accounts: ['lib', 'schemas', 'db'],
+  monitoring: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts'],
+  tools: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring'],
   // The express side of a tool call (its context, running a guard, 405), shared by the HTTP surfaces below it.
-  http: ['lib', 'schemas', 'store', 'tools'],
+  http: ['lib', 'schemas', 'db', 'tools'],
   // The three surfaces sit side by side: none imports another (mcp/ and pages/ list no rest/).
-  rest: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring', 'tools', 'http'],
-  mcp: ['lib', 'schemas', 'scan', 'store', 'tools', 'http'],
-  pages: ['lib', 'schemas', 'scan', 'store', 'accounts', 'monitoring', 'tools', 'http'],
+  rest: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'tools', 'http'],
+  mcp: ['lib', 'schemas', 'outbound', 'scan', 'db', 'tools', 'http'],
+  pages: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'tools', 'http'],
   // The documents describe the API from its route table and OpenAPI, never from its router; MCP from tools/.
-  'well-known': ['lib', 'schemas', 'scan', 'store', 'tools', 'http', 'rest', 'pages'],
-  server: ['lib', 'schemas', 'scan', 'store', 'render', 'accounts', 'monitoring', 'tools', 'http', 'rest', 'mcp', 'pages', 'well-known'],
+  'well-known': ['lib', 'schemas', 'outbound', 'scan', 'db', 'tools', 'http', 'rest', 'pages'],
+  server: ['lib', 'schemas', 'outbound', 'scan', 'db', 'render', 'accounts', 'monitoring', 'tools', 'http', 'rest', 'mcp', 'pages', 'well-known'],
 };
 const FOLDERS = Object.keys(LAYERS);
+
+// Rooms inside the audit engine, from the base up: what a document says, the facts of a product page, the
+// threads that parse pages, the requests a scan makes, and the checks that read it all. scan/index.ts (the
+// entry), browser-view.ts and protocols.ts sit above every room; artifacts.ts (the record) below them all.
+const SCAN_ROOMS = [
+  ['documents', []],
+  ['products', ['documents']],
+  ['parser-threads', ['documents', 'products']],
+  ['fetching', ['documents', 'products', 'parser-threads']],
+  ['checks', ['documents', 'products', 'parser-threads', 'fetching']],
+];
 const any = (names) => `^(${names.join('|')})/`;
 
 /** Packages that belong to one layer only: HTTP, MCP and database drivers stay out of the audit engine. */
@@ -52,9 +64,23 @@ module.exports = {
       to: { path: SURFACE_PACKAGES, dependencyTypes: ['npm'] },
     },
     {
-      name: 'store-knows-no-http-or-mcp',
+      name: 'outbound-knows-no-http-mcp-or-database',
+      comment: 'outbound/ is the one way out to addresses strangers give: it fetches and answers plain data',
       severity: 'error',
-      from: { path: '^store/' },
+      from: { path: '^outbound/' },
+      to: { path: SURFACE_PACKAGES, dependencyTypes: ['npm'] },
+    },
+    ...SCAN_ROOMS.map(([room, below]) => ({
+      name: `scan-${room}-imports-only-below`,
+      comment: `scan/${room}/ may import, inside scan/, only artifacts.ts${below.length ? ' and ' + below.join(', ') : ''}`,
+      severity: 'error',
+      from: { path: `^scan/${room}/` },
+      to: { path: '^scan/', pathNot: [`^scan/(${[room, ...below].join('|')})/`, '^scan/artifacts\\.ts$'] },
+    })),
+    {
+      name: 'db-knows-no-http-or-mcp',
+      severity: 'error',
+      from: { path: '^db/' },
       to: { path: '^(express|express-rate-limit|pino-http|@modelcontextprotocol/sdk)(/|$)', dependencyTypes: ['npm'] },
     },
     {

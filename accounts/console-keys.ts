@@ -1,7 +1,7 @@
 // Pro keys of a console account: at most MAX_ACTIVE_KEYS active at once, named by their owner, revoked by
 // their owner only. The key itself is made and checked by keys.ts; this file holds the account side.
-import { periodOf, type ApiKeyRecord, type StoreRepo } from '../store/repo.js';
-import type { AccountRecord } from '../store/accounts-repo.js';
+import { periodOf, type ApiKeyRecord, type Repository } from '../db/repo.js';
+import type { AccountRecord } from '../db/accounts-repo.js';
 import { AppError } from '../lib/errors.js';
 import { createApiKey } from './keys.js';
 
@@ -23,10 +23,10 @@ export function keyName(value: unknown, now: Date): string {
   return name || `Key ${now.toISOString().slice(0, 10)}`;
 }
 
-export async function accountKeys(store: StoreRepo, accountId: string, now = new Date()): Promise<AccountKey[]> {
+export async function accountKeys(db: Repository, accountId: string, now = new Date()): Promise<AccountKey[]> {
   const [keys, counts] = await Promise.all([
-    store.accounts.listAccountKeys(accountId),
-    store.accounts.scanCountsByKey(accountId, new Date(now.getTime() - 30 * DAY)),
+    db.accounts.listAccountKeys(accountId),
+    db.accounts.scanCountsByKey(accountId, new Date(now.getTime() - 30 * DAY)),
   ]);
   return keys.map((k) => ({
     id: k.keyId,
@@ -40,18 +40,18 @@ export async function accountKeys(store: StoreRepo, accountId: string, now = new
 
 /** A new key of the account, shown once to the caller. Refused past MAX_ACTIVE_KEYS active keys. */
 export async function createAccountKey(
-  store: StoreRepo,
+  db: Repository,
   account: AccountRecord,
   name: string,
   now = new Date(),
 ): Promise<{ key: string; record: ApiKeyRecord }> {
-  return oneCreationAtATime(store, account.id, now, async () => {
-    const active = (await store.accounts.listAccountKeys(account.id)).filter((k) => !k.revokedAt).length;
+  return oneCreationAtATime(db, account.id, now, async () => {
+    const active = (await db.accounts.listAccountKeys(account.id)).filter((k) => !k.revokedAt).length;
     if (active >= MAX_ACTIVE_KEYS) {
       throw new AppError('INVALID_PARAMS', `An account can hold at most ${MAX_ACTIVE_KEYS} active keys. Revoke one you no longer use, then create the new one.`);
     }
-    const created = await createApiKey(store, account.email, now);
-    await store.accounts.putAccountKey({ keyId: created.record.id, accountId: account.id, name, lastUsedAt: null });
+    const created = await createApiKey(db, account.email, now);
+    await db.accounts.putAccountKey({ keyId: created.record.id, accountId: account.id, name, lastUsedAt: null });
     return created;
   });
 }
@@ -66,18 +66,18 @@ const lockPeriod = (windowStart: number): string => periodOf(windowStart + LOCK_
  * never released (a crashed process): its lock lapses with its minute. The minute before is checked too, so a
  * creation started just before a minute turns still holds the one after.
  */
-async function oneCreationAtATime<T>(store: StoreRepo, accountId: string, now: Date, run: () => Promise<T>): Promise<T> {
+async function oneCreationAtATime<T>(db: Repository, accountId: string, now: Date, run: () => Promise<T>): Promise<T> {
   const name = `key-create:${accountId}`;
   const windowStart = Math.floor(now.getTime() / LOCK_WINDOW_MS) * LOCK_WINDOW_MS;
   const period = lockPeriod(windowStart);
-  const holders = await store.incrementUsage(name, period);
+  const holders = await db.incrementUsage(name, period);
   try {
-    if (holders > 1 || (await store.getUsage(name, lockPeriod(windowStart - LOCK_WINDOW_MS))) > 0) {
+    if (holders > 1 || (await db.getUsage(name, lockPeriod(windowStart - LOCK_WINDOW_MS))) > 0) {
       throw new AppError('INVALID_PARAMS', 'Another key is being created for this account right now. Try again in a moment.');
     }
     return await run();
   } finally {
-    await store.incrementUsage(name, period, -1);
+    await db.incrementUsage(name, period, -1);
   }
 }
 
@@ -86,15 +86,15 @@ async function oneCreationAtATime<T>(store: StoreRepo, accountId: string, now: D
  * page that showed the key re-posts the form): a resend must not make a second key. Kept an hour, on the
  * shared usage counters.
  */
-export async function firstSendOfForm(store: StoreRepo, accountId: string, requestId: string, now = new Date()): Promise<boolean> {
+export async function firstSendOfForm(db: Repository, accountId: string, requestId: string, now = new Date()): Promise<boolean> {
   const HOUR = 60 * 60 * 1000;
   const period = periodOf((Math.floor(now.getTime() / HOUR) + 2) * HOUR);
-  return (await store.incrementUsage(`key-form:${accountId}:${requestId}`, period)) === 1;
+  return (await db.incrementUsage(`key-form:${accountId}:${requestId}`, period)) === 1;
 }
 
 /** Revokes one of the account's own keys; false when the key is not the account's (or does not exist). */
-export async function revokeAccountKey(store: StoreRepo, accountId: string, keyId: string, now = new Date()): Promise<boolean> {
-  const link = await store.accounts.accountKeyOf(keyId);
+export async function revokeAccountKey(db: Repository, accountId: string, keyId: string, now = new Date()): Promise<boolean> {
+  const link = await db.accounts.accountKeyOf(keyId);
   if (!link || link.accountId !== accountId) return false;
-  return store.revokeApiKey(keyId, now);
+  return db.revokeApiKey(keyId, now);
 }

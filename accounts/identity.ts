@@ -1,7 +1,7 @@
 // The Pro identity is one thing whatever carries it: a Bearer key or a signed-in console session resolves,
 // here and only here, to the same account and so to the same quotas. Keys made before accounts existed (or
 // by `keys create` without an account) stand for themselves.
-import type { StoreRepo } from '../store/repo.js';
+import type { Repository } from '../db/repo.js';
 import { verifyApiKey } from './keys.js';
 import { resumeSession, type LiveSession } from './sessions.js';
 
@@ -20,19 +20,19 @@ export const quotaIdOf = (identity: Pick<ProIdentity, 'accountId' | 'keyId'>): s
 const LAST_USED_EVERY_MS = 60_000;
 
 export async function resolveProIdentity(
-  store: StoreRepo,
+  db: Repository,
   credentials: { bearer: string } | { sessionToken: string },
   now = new Date(),
 ): Promise<ProIdentity | null> {
   if ('bearer' in credentials) {
-    const record = await verifyApiKey(store, credentials.bearer);
+    const record = await verifyApiKey(db, credentials.bearer);
     if (!record) return null;
-    const link = await store.accounts.accountKeyOf(record.id);
+    const link = await db.accounts.accountKeyOf(record.id);
     if (link && (!link.lastUsedAt || now.getTime() - link.lastUsedAt.getTime() >= LAST_USED_EVERY_MS)) {
-      await store.accounts.markKeyUsed(record.id, now);
+      await db.accounts.markKeyUsed(record.id, now);
     }
     return { accountId: link?.accountId ?? null, keyId: record.id, via: 'key' };
   }
-  const session = await resumeSession(store, credentials.sessionToken, now);
+  const session = await resumeSession(db, credentials.sessionToken, now);
   return session ? { accountId: session.account.id, keyId: null, via: 'session', session } : null;
 }

@@ -2,7 +2,7 @@
 // key is stored; the key itself is shown once, at creation.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import type { ApiKeyRecord, StoreRepo } from '../store/repo.js';
+import type { ApiKeyRecord, Repository } from '../db/repo.js';
 
 const PREFIX = 'srk_';
 const KEY_SHAPE = /^srk_([A-Za-z0-9_-]{32})_([0-9a-f]{8})$/;
@@ -18,7 +18,7 @@ export function isWellFormedKey(key: string): boolean {
 }
 
 export async function createApiKey(
-  store: StoreRepo,
+  db: Repository,
   owner: string,
   now = new Date(),
 ): Promise<{ key: string; record: ApiKeyRecord }> {
@@ -26,15 +26,15 @@ export async function createApiKey(
   const key = `${PREFIX}${body}_${checksum(body)}`;
   const keyHash = hashKey(key);
   const record: ApiKeyRecord = { id: keyHash.slice(0, 12), keyHash, owner, plan: 'pro', createdAt: now, revokedAt: null };
-  await store.putApiKey(record);
+  await db.putApiKey(record);
   return { key, record };
 }
 
 /** The active key record for a presented key, or null (malformed, unknown or revoked look the same). */
-export async function verifyApiKey(store: StoreRepo, key: string): Promise<ApiKeyRecord | null> {
+export async function verifyApiKey(db: Repository, key: string): Promise<ApiKeyRecord | null> {
   if (!isWellFormedKey(key)) return null;
   const keyHash = hashKey(key);
-  const record = await store.findApiKey(keyHash);
+  const record = await db.findApiKey(keyHash);
   if (!record || record.revokedAt) return null;
   const same = timingSafeEqual(Buffer.from(record.keyHash, 'hex'), Buffer.from(keyHash, 'hex'));
   return same ? record : null;

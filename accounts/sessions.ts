@@ -2,8 +2,8 @@
 // holds no usable session. 30 days sliding from the last use, 90 days at most from sign-in; a new id at every
 // sign-in. The CSRF token of a session derives from its secret, so it needs no storage and dies with it.
 import { createHash } from 'node:crypto';
-import type { StoreRepo } from '../store/repo.js';
-import type { AccountRecord } from '../store/accounts-repo.js';
+import type { Repository } from '../db/repo.js';
+import type { AccountRecord } from '../db/accounts-repo.js';
 import { newSecret, sha256Hex, isSecretShaped } from './secrets.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -19,36 +19,36 @@ export interface LiveSession {
   expiresAt: Date;
 }
 
-export async function startSession(store: StoreRepo, account: AccountRecord, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+export async function startSession(db: Repository, account: AccountRecord, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const token = newSecret();
   const absoluteExpiresAt = new Date(now.getTime() + SESSION_MAX_MS);
   const expiresAt = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, absoluteExpiresAt.getTime()));
-  await store.accounts.putSession({ idHash: sha256Hex(token), accountId: account.id, createdAt: now, lastSeenAt: now, expiresAt, absoluteExpiresAt });
+  await db.accounts.putSession({ idHash: sha256Hex(token), accountId: account.id, createdAt: now, lastSeenAt: now, expiresAt, absoluteExpiresAt });
   return { token, expiresAt };
 }
 
 /** The session of a cookie value, its end slid forward; null when unknown, expired or its account is gone. */
-export async function resumeSession(store: StoreRepo, token: unknown, now = new Date()): Promise<LiveSession | null> {
+export async function resumeSession(db: Repository, token: unknown, now = new Date()): Promise<LiveSession | null> {
   if (!isSecretShaped(token)) return null;
   const idHash = sha256Hex(token);
-  const session = await store.accounts.findSession(idHash, now);
+  const session = await db.accounts.findSession(idHash, now);
   if (!session) return null;
-  const account = await store.accounts.getAccount(session.accountId);
+  const account = await db.accounts.getAccount(session.accountId);
   if (!account) return null;
   let expiresAt = session.expiresAt;
   if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
     expiresAt = new Date(Math.min(now.getTime() + SESSION_IDLE_MS, session.absoluteExpiresAt.getTime()));
-    await store.accounts.touchSession(idHash, now, expiresAt);
+    await db.accounts.touchSession(idHash, now, expiresAt);
   }
   return { token, idHash, account, expiresAt };
 }
 
-export async function endSession(store: StoreRepo, session: Pick<LiveSession, 'idHash'>): Promise<void> {
-  await store.accounts.deleteSession(session.idHash);
+export async function endSession(db: Repository, session: Pick<LiveSession, 'idHash'>): Promise<void> {
+  await db.accounts.deleteSession(session.idHash);
 }
 
-export async function endAllSessions(store: StoreRepo, accountId: string): Promise<number> {
-  return store.accounts.deleteAccountSessions(accountId);
+export async function endAllSessions(db: Repository, accountId: string): Promise<number> {
+  return db.accounts.deleteAccountSessions(accountId);
 }
 
 /** The per-session CSRF token of every console form. */

@@ -2,8 +2,8 @@
 // single use, valid 15 minutes. Opening the link only shows a confirm page; the confirm POST consumes it, so
 // mail scanners that prefetch links neither burn it nor sign anyone in. The first sign-in creates the account.
 import { domainToASCII } from 'node:url';
-import { periodOf, type StoreRepo } from '../store/repo.js';
-import type { AccountRecord } from '../store/accounts-repo.js';
+import { periodOf, type Repository } from '../db/repo.js';
+import type { AccountRecord } from '../db/accounts-repo.js';
 import type { Mailer } from './mailer.js';
 import { newId, newSecret, sha256Hex, isSecretShaped } from './secrets.js';
 
@@ -71,31 +71,31 @@ function hourWindow(now: number): { period: string; retryAfterSeconds: number } 
  * this hour. Whether an account exists changes nothing here, so the answer never tells.
  */
 export async function requestSignIn(
-  deps: { store: StoreRepo; mailer: Mailer; baseUrl: string; limits: SignInLimits },
+  deps: { db: Repository; mailer: Mailer; baseUrl: string; limits: SignInLimits },
   input: { email: string; ip: string; returnTo: string | null },
   now = new Date(),
 ): Promise<SignInRequest> {
-  const { store } = deps;
+  const { db } = deps;
   const { period, retryAfterSeconds } = hourWindow(now.getTime());
   const byAddress = `sign-in-mail:addr:${sha256Hex(mailboxOf(input.email))}`;
   const byIp = `sign-in-mail:ip:${input.ip}`;
-  const [sentToAddress, sentFromIp] = await Promise.all([store.getUsage(byAddress, period), store.getUsage(byIp, period)]);
+  const [sentToAddress, sentFromIp] = await Promise.all([db.getUsage(byAddress, period), db.getUsage(byIp, period)]);
   if (sentToAddress >= deps.limits.perAddress || sentFromIp >= deps.limits.perIp) return { outcome: 'limited', retryAfterSeconds };
 
   const token = newSecret();
-  await store.accounts.putSignInToken({
+  await db.accounts.putSignInToken({
     tokenHash: sha256Hex(token),
     email: input.email,
     returnTo: input.returnTo,
     createdAt: now,
     expiresAt: new Date(now.getTime() + SIGN_IN_TOKEN_MS),
   });
-  await Promise.all([store.incrementUsage(byAddress, period), store.incrementUsage(byIp, period)]);
+  await Promise.all([db.incrementUsage(byAddress, period), db.incrementUsage(byIp, period)]);
   const link = `${deps.baseUrl}/console/sign-in/confirm?token=${token}`;
   try {
     await deps.mailer.send({ to: input.email, subject: 'Your Store Readiness sign-in link', text: signInText(link) });
   } catch (error) {
-    await store.accounts.consumeSignInToken(sha256Hex(token), input.email, now).catch(() => null); // a link nobody got
+    await db.accounts.consumeSignInToken(sha256Hex(token), input.email, now).catch(() => null); // a link nobody got
     return { outcome: 'mail-failed', error };
   }
   return { outcome: 'sent' };
@@ -114,22 +114,22 @@ function signInText(link: string): string {
 }
 
 /** The address a token would sign in, for the confirm page; null when it is unknown, used or expired. */
-export async function previewSignIn(store: StoreRepo, token: unknown, now = new Date()): Promise<{ email: string } | null> {
+export async function previewSignIn(db: Repository, token: unknown, now = new Date()): Promise<{ email: string } | null> {
   if (!isSecretShaped(token)) return null;
-  const rec = await store.accounts.peekSignInToken(sha256Hex(token), now);
+  const rec = await db.accounts.peekSignInToken(sha256Hex(token), now);
   return rec ? { email: rec.email } : null;
 }
 
 /** Consumes the token for this address and returns its account (created on first sign-in), or null. */
 export async function confirmSignIn(
-  store: StoreRepo,
+  db: Repository,
   token: unknown,
   email: string | null,
   now = new Date(),
 ): Promise<{ account: AccountRecord; returnTo: string | null } | null> {
   if (!isSecretShaped(token) || email === null) return null;
-  const rec = await store.accounts.consumeSignInToken(sha256Hex(token), email, now);
+  const rec = await db.accounts.consumeSignInToken(sha256Hex(token), email, now);
   if (!rec) return null;
-  const account = await store.accounts.ensureAccount(rec.email, now, newId('acct'));
+  const account = await db.accounts.ensureAccount(rec.email, now, newId('acct'));
   return { account, returnTo: rec.returnTo };
 }

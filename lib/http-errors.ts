@@ -4,8 +4,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from './errors.js';
-import { isStoreUnavailable } from './store-failure.js';
-import { countStoreError, storeErrorCode, type ServiceMetrics } from './metrics.js';
+import { isDatabaseUnavailable } from './db-failure.js';
+import { countDatabaseError, storeErrorCode, type ServiceMetrics } from './metrics.js';
 
 export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
@@ -19,7 +19,7 @@ export function toAppError(err: unknown): AppError | null {
   if (e?.type === 'request.aborted') return new AppError('INVALID_BODY', 'The request body was not sent completely.');
   if (e?.name === 'URIError') return new AppError('INVALID_PARAMS', 'The path is not valid percent-encoded UTF-8.');
   if (/^(Z_[A-Z_]+|ERR__ERROR_[A-Z0-9_]+)$/.test(e?.code ?? '')) return new AppError('INVALID_BODY', 'The request body could not be decoded as its Content-Encoding says.');
-  if (isStoreUnavailable(err))
+  if (isDatabaseUnavailable(err))
     return new AppError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Please retry shortly.', undefined, {
       'Retry-After': '5',
     });
@@ -39,8 +39,8 @@ export function sendError(res: Parameters<RequestHandler>[1], err: AppError): vo
  * Counts a failure of the store for the metrics, whichever surface met it (API, pages, console, MCP): the store
  * unavailable (a 503 the caller may retry), or SQLite's own error behind a 500.
  */
-export function countIfStoreError(metrics: ServiceMetrics | undefined, err: unknown): void {
-  if (isStoreUnavailable(err) || storeErrorCode(err)?.startsWith('SQLITE_')) countStoreError(metrics, err);
+export function countIfDatabaseError(metrics: ServiceMetrics | undefined, err: unknown): void {
+  if (isDatabaseUnavailable(err) || storeErrorCode(err)?.startsWith('SQLITE_')) countDatabaseError(metrics, err);
 }
 
 export interface ErrorWitness {
@@ -56,11 +56,11 @@ export interface ErrorWitness {
  * for the metrics whichever surface met it.
  */
 export function answerableError(err: unknown, { log, metrics }: ErrorWitness): AppError {
-  countIfStoreError(metrics, err);
+  countIfDatabaseError(metrics, err);
   const known = toAppError(err);
   if (known && known.status < 500) return known;
   if (known) {
-    if (isStoreUnavailable(err)) log?.warn({ code: known.code, storeCode: storeErrorCode(err), storeError: (err as Error).message }, known.message);
+    if (isDatabaseUnavailable(err)) log?.warn({ code: known.code, storeCode: storeErrorCode(err), storeError: (err as Error).message }, known.message);
     else log?.warn({ code: known.code }, known.message);
     return known;
   }

@@ -2,7 +2,7 @@
 // never count into each other. Counters and histograms are bumped where the work happens; gauges of state that
 // lives elsewhere (running scans, the oldest pending delivery) are read when scraped, through `onCollect`.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { isStoreUnavailable } from './store-failure.js';
+import { isDatabaseUnavailable } from './db-failure.js';
 
 export interface ServiceMetrics {
   readonly registry: Registry;
@@ -82,8 +82,8 @@ export function createMetrics(): ServiceMetrics {
 }
 
 /** Counts one store error: "unavailable" when a retry may help, else "other"; the driver's code as it gave it. */
-export function countStoreError(metrics: ServiceMetrics | undefined, err: unknown): void {
-  metrics?.storeErrors.inc({ class: isStoreUnavailable(err) ? 'unavailable' : 'other', code: storeErrorCode(err) ?? 'none' });
+export function countDatabaseError(metrics: ServiceMetrics | undefined, err: unknown): void {
+  metrics?.storeErrors.inc({ class: isDatabaseUnavailable(err) ? 'unavailable' : 'other', code: storeErrorCode(err) ?? 'none' });
 }
 
 /** The store's own error code (SQLITE_FULL, a MongoDB server code), for logs and metrics. */

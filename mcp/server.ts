@@ -27,7 +27,7 @@ import type { z } from 'zod';
 import type { Config } from '../lib/config.js';
 import { AppError, GENERIC_INTERNAL_MESSAGE, toErrorBody } from '../lib/errors.js';
 import { answerableError, type ErrorWitness } from '../lib/http-errors.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Repository } from '../db/repo.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import type { AppState } from '../tools/app-state.js';
 import { MCP_CAPABILITIES, MCP_INSTRUCTIONS, MCP_SERVER_INFO, mcpTools } from '../tools/mcp-tools.js';
@@ -49,7 +49,7 @@ export const MCP_MAX_JSON_DEPTH = 64;
 
 export interface McpDeps {
   config: Config;
-  store: StoreRepo;
+  db: Repository;
   log: Logger;
   /** The public documents the resources serve, rendered by the layers above (server/app.ts hands them in). */
   documents: PublicDocuments;
@@ -284,7 +284,7 @@ async function answering<T>(witness: ErrorWitness, run: () => Promise<T>): Promi
 const invalid = (error: z.ZodError): Error =>
   rpcError(ProtocolErrorCode.InvalidParams, `Invalid arguments: ${error.issues.map((i) => `${i.path.join('.') || 'argument'}: ${i.message}`).join('; ')}`);
 
-const completer = (kind: Completion, store: StoreRepo) => async (value: unknown) => complete(kind, store, typeof value === 'string' ? value : '');
+const completer = (kind: Completion, db: Repository) => async (value: unknown) => complete(kind, db, typeof value === 'string' ? value : '');
 
 /** Template variables as they appear in a URI: percent-decoded, one value each. */
 function decodeVariables(vars: Record<string, string | string[]>): Record<string, string> {
@@ -309,7 +309,7 @@ export function registerResources(server: McpServer, resources: ResourceDef[], t
   }
   for (const t of templates) {
     const completions: Record<string, CompleteResourceTemplateCallback> = {};
-    for (const [name, kind] of Object.entries(t.complete as Record<string, Completion>)) completions[name] = completer(kind, ctx.store);
+    for (const [name, kind] of Object.entries(t.complete as Record<string, Completion>)) completions[name] = completer(kind, ctx.db);
     const template = new ResourceTemplate(t.uriTemplate, { list: undefined, complete: completions });
     server.registerResource(t.name, template, { title: t.title, description: t.description, mimeType: t.mimeType }, async (uri, vars) => {
       const parsed = t.variables.safeParse(decodeVariables(vars));
@@ -327,7 +327,7 @@ export function registerPrompts(server: McpServer, prompts: AnyPrompt[], ctx: Re
     for (const [name, field] of Object.entries(p.args.shape as Record<string, z.ZodType>)) {
       const kind = (p.complete as Record<string, Completion | undefined>)[name];
       // completable marks the schema object itself: mark a copy, never a schema that tools share.
-      shape[name] = kind ? completable(field.describe(field.description ?? ''), completer(kind, ctx.store)) : field;
+      shape[name] = kind ? completable(field.describe(field.description ?? ''), completer(kind, ctx.db)) : field;
     }
     server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: shape }, async (args: unknown) => ({
       messages: [{ role: 'user' as const, content: { type: 'text' as const, text: await answering(witness, () => p.render(args, ctx)) } }],
@@ -370,7 +370,7 @@ function buildServer(deps: McpDeps, contextFor: (tool: AnyTool) => ToolContext, 
 export function mcpRouter(deps: McpDeps): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const origins = originGuard(deps.config);
-  const readContext: ReadContext = { store: deps.store, baseUrl: deps.config.BASE_URL, documents: deps.documents };
+  const readContext: ReadContext = { db: deps.db, baseUrl: deps.config.BASE_URL, documents: deps.documents };
 
   // The tool context of the HTTP request being served, found by the tool handlers the SDK calls for it.
   const requestScope = new AsyncLocalStorage<(tool: AnyTool) => ToolContext>();

@@ -3,7 +3,7 @@
 // when the pause ends, one delivery goes out as a probe (an endpoint has one in flight at most): an answer of any
 // kind closes the breaker, another timeout pauses it again. A receiver that hangs thus costs one delivery slot
 // for WEBHOOK_TIMEOUT_MS once per pause instead of once per message.
-import type { DeliveryAttempt } from '../store/monitoring-repo.js';
+import type { DeliveryAttempt } from '../db/monitoring-repo.js';
 import { isTimeoutOutcome } from './delivery.js';
 
 export const BREAKER_TIMEOUTS = 3;

@@ -3,7 +3,7 @@
 // small cap). Any 2xx is success; a 410 asks us to stop; anything else is a failure to retry.
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../lib/config.js';
-import { createFetcher, type LookupFunction } from '../scan/fetch.js';
+import { createFetcher, type LookupFunction } from '../outbound/fetch.js';
 import { webhookHeaders } from './signing.js';
 
 /** Bytes of a receiver's answer read at most: enough for an error line, never a download. */

@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../lib/errors.js';
 import type { Config } from '../lib/config.js';
-import { targetRefusal } from '../scan/url.js';
-import { periodOf, type StoreRepo } from '../store/repo.js';
-import type { Delivery, WebhookEndpoint } from '../store/monitoring-repo.js';
+import { targetRefusal } from '../outbound/url.js';
+import { periodOf, type Repository } from '../db/repo.js';
+import type { Delivery, WebhookEndpoint } from '../db/monitoring-repo.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE, bodyOf, type EventType } from './events.js';
 import { newWebhookSecret, type SecretBox } from './secrets.js';
 
@@ -18,7 +18,7 @@ export const MANUAL_SENDS_PER_WINDOW = 10;
 export const MANUAL_SEND_WINDOW_MS = 10 * 60_000;
 
 export interface EndpointDeps {
-  store: StoreRepo;
+  db: Repository;
   config: Pick<Config, 'SCAN_ALLOW_PRIVATE'>;
   box: SecretBox;
   now?: () => Date;
@@ -69,7 +69,7 @@ export async function addEndpoint(
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const url = endpointUrl(input.url, deps);
   const events = eventList(input.events);
-  const existing = await deps.store.monitoring.listEndpoints(accountId);
+  const existing = await deps.db.monitoring.listEndpoints(accountId);
   if (existing.length >= MAX_ENDPOINTS_PER_ACCOUNT) throw invalid(`An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints.`);
   const id = `ep_${randomUUID().replace(/-/g, '')}`;
   const secret = newWebhookSecret();
@@ -86,12 +86,12 @@ export async function addEndpoint(
     disabledReason: null,
     failingSince: null,
   };
-  await deps.store.monitoring.addEndpoint(endpoint);
+  await deps.db.monitoring.addEndpoint(endpoint);
   return { endpoint, secret };
 }
 
-export async function ownEndpoint(deps: Pick<EndpointDeps, 'store'>, accountId: string, id: string): Promise<WebhookEndpoint> {
-  const endpoint = typeof id === 'string' ? await deps.store.monitoring.getEndpoint(id) : null;
+export async function ownEndpoint(deps: Pick<EndpointDeps, 'db'>, accountId: string, id: string): Promise<WebhookEndpoint> {
+  const endpoint = typeof id === 'string' ? await deps.db.monitoring.getEndpoint(id) : null;
   if (!endpoint || endpoint.accountId !== accountId) throw new AppError('NOT_FOUND', 'No such webhook endpoint in this account.');
   return endpoint;
 }
@@ -102,7 +102,7 @@ export async function rotateSecret(deps: EndpointDeps, accountId: string, id: st
   const now = (deps.now ?? (() => new Date()))();
   const secret = newWebhookSecret();
   const previousValidUntil = new Date(now.getTime() + ROTATION_OVERLAP_MS);
-  await deps.store.monitoring.updateEndpoint({
+  await deps.db.monitoring.updateEndpoint({
     ...endpoint,
     secretEnc: deps.box.seal(secret, id),
     previousSecretEnc: endpoint.secretEnc,
@@ -114,14 +114,14 @@ export async function rotateSecret(deps: EndpointDeps, accountId: string, id: st
 export async function setEvents(deps: EndpointDeps, accountId: string, id: string, events: unknown): Promise<WebhookEndpoint> {
   const endpoint = await ownEndpoint(deps, accountId, id);
   const updated = { ...endpoint, events: eventList(events) };
-  await deps.store.monitoring.updateEndpoint(updated);
+  await deps.db.monitoring.updateEndpoint(updated);
   return updated;
 }
 
 /** Turns a disabled endpoint back on: deliveries start again with the next event. */
 export async function enableEndpoint(deps: EndpointDeps, accountId: string, id: string): Promise<void> {
   const endpoint = await ownEndpoint(deps, accountId, id);
-  await deps.store.monitoring.updateEndpoint({ ...endpoint, disabledAt: null, disabledReason: null, failingSince: null });
+  await deps.db.monitoring.updateEndpoint({ ...endpoint, disabledAt: null, disabledReason: null, failingSince: null });
 }
 
 /** The secrets that sign now: the current one, and the previous one during a rotation. */
@@ -137,11 +137,11 @@ export function signingSecrets(endpoint: WebhookEndpoint, box: SecretBox, now: D
  * Spends one of the account's manual sends of this window, or refuses with RATE_LIMITED and Retry-After (the
  * window's end). The counter is taken back on refusal, so a refused press changes nothing stored.
  */
-async function spendManualSend(store: StoreRepo, accountId: string, now: Date): Promise<void> {
+async function spendManualSend(db: Repository, accountId: string, now: Date): Promise<void> {
   const end = (Math.floor(now.getTime() / MANUAL_SEND_WINDOW_MS) + 1) * MANUAL_SEND_WINDOW_MS;
   const key = `webhook-manual-send:${accountId}`;
-  if ((await store.incrementUsage(key, periodOf(end))) <= MANUAL_SENDS_PER_WINDOW) return;
-  await store.incrementUsage(key, periodOf(end), -1);
+  if ((await db.incrementUsage(key, periodOf(end))) <= MANUAL_SENDS_PER_WINDOW) return;
+  await db.incrementUsage(key, periodOf(end), -1);
   const retryAfter = Math.max(1, Math.ceil((end - now.getTime()) / 1000));
   throw new AppError(
     'RATE_LIMITED',
@@ -155,10 +155,10 @@ async function spendManualSend(store: StoreRepo, accountId: string, now: Date): 
 export async function sendTestEvent(deps: EndpointDeps, accountId: string, id: string): Promise<Delivery['id']> {
   const endpoint = await ownEndpoint(deps, accountId, id);
   const now = (deps.now ?? (() => new Date()))();
-  await spendManualSend(deps.store, accountId, now);
+  await spendManualSend(deps.db, accountId, now);
   const messageId = `msg_test_${randomUUID().replace(/-/g, '')}`;
   const deliveryId = randomUUID();
-  await deps.store.monitoring.addDelivery({
+  await deps.db.monitoring.addDelivery({
     id: deliveryId,
     dedupeKey: `${endpoint.id}:${messageId}`,
     endpointId: endpoint.id,
@@ -173,13 +173,13 @@ export async function sendTestEvent(deps: EndpointDeps, accountId: string, id: s
 
 /** Sends a delivered or failed message again, with the same webhook-id and body (receivers dedupe on the id). */
 export async function resend(deps: EndpointDeps, accountId: string, deliveryId: string): Promise<Delivery['id']> {
-  const original = typeof deliveryId === 'string' ? await deps.store.monitoring.getDelivery(deliveryId) : null;
+  const original = typeof deliveryId === 'string' ? await deps.db.monitoring.getDelivery(deliveryId) : null;
   if (!original) throw new AppError('NOT_FOUND', 'No such delivery (deliveries are kept 30 days).');
   await ownEndpoint(deps, accountId, original.endpointId);
   const now = (deps.now ?? (() => new Date()))();
-  await spendManualSend(deps.store, accountId, now);
+  await spendManualSend(deps.db, accountId, now);
   const id = randomUUID();
-  await deps.store.monitoring.addDelivery({
+  await deps.db.monitoring.addDelivery({
     id,
     endpointId: original.endpointId,
     messageId: original.messageId,

@@ -1,7 +1,7 @@
 // The webhook events one scan causes, computed from the scan and the host's scan before it. Every event of a scan
 // carries the same data; its type says which change it announces. Message ids are derived from the scan and the
 // type, so computing them twice (a fan-out retried after a crash) gives the same webhook-id.
-import type { ScanRecord } from '../store/repo.js';
+import type { ScanRecord } from '../db/repo.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../schemas/webhook-event.js';
 import { diffReports, isRegression, type CheckChange } from './history.js';
 

@@ -1,7 +1,7 @@
 // A host's score history and what changed between two of its scans: the score, and every check whose status
 // moved, with its points. Public: delisted hosts have none (the store answers an empty history for them).
-import type { StoreRepo } from '../store/repo.js';
-import type { ScanSummary } from '../store/monitoring-repo.js';
+import type { Repository } from '../db/repo.js';
+import type { ScanSummary } from '../db/monitoring-repo.js';
 
 export type CheckStatus = 'pass' | 'partial' | 'fail';
 
@@ -88,15 +88,15 @@ export function diffReports(previous: unknown, current: unknown): ScanDiff {
 export const MAX_PAGE_HISTORY = 10;
 
 /** The host's scans, newest first (empty when delisted or unknown). */
-export function scoreHistory(store: StoreRepo, host: string, limit: number): Promise<ScanSummary[]> {
-  return store.monitoring.scanHistory(host, limit);
+export function scoreHistory(db: Repository, host: string, limit: number): Promise<ScanSummary[]> {
+  return db.monitoring.scanHistory(host, limit);
 }
 
 /** The diff between a stored scan and the host's scan before it, or null when it is the first. */
-export async function diffWithPrevious(store: StoreRepo, scan: { id: number; host: string; report: unknown }): Promise<{ previousId: number; diff: ScanDiff } | null> {
-  const previousId = await store.monitoring.previousScanId(scan.host, scan.id);
+export async function diffWithPrevious(db: Repository, scan: { id: number; host: string; report: unknown }): Promise<{ previousId: number; diff: ScanDiff } | null> {
+  const previousId = await db.monitoring.previousScanId(scan.host, scan.id);
   if (previousId === null) return null;
-  const previous = await store.getScan(previousId);
+  const previous = await db.getScan(previousId);
   if (!previous) return null;
   return { previousId, diff: diffReports(previous.report, scan.report) };
 }

@@ -4,8 +4,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { AppError } from '../lib/errors.js';
 import { indexHost } from '../lib/hosts.js';
-import type { Cadence, Monitor } from '../store/monitoring-repo.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Cadence, Monitor } from '../db/monitoring-repo.js';
+import type { Repository } from '../db/repo.js';
 
 export const MAX_MONITORS_PER_ACCOUNT = 10;
 export const CADENCE_MS: Record<Cadence, number> = { daily: 86_400_000, weekly: 7 * 86_400_000 };
@@ -23,13 +23,13 @@ export function nextRunAfter(cadence: Cadence, from: Date): Date {
 }
 
 export async function addMonitor(
-  deps: { store: StoreRepo; now?: () => Date },
+  deps: { db: Repository; now?: () => Date },
   accountId: string,
   input: { host: string; cadence: unknown; firstRunAt?: Date },
 ): Promise<Monitor> {
   const cadence = cadenceOf(input.cadence);
   const host = indexHost(String(input.host ?? ''));
-  const claim = await deps.store.monitoring.getClaim(accountId, host);
+  const claim = await deps.db.monitoring.getClaim(accountId, host);
   if (!claim?.verifiedAt) throw new AppError('INVALID_PARAMS', `Verify that you own ${host} before monitoring it.`);
   const now = (deps.now ?? (() => new Date()))();
   const monitor: Monitor = {
@@ -44,7 +44,7 @@ export async function addMonitor(
     lastOutcome: null,
     lastScanId: null,
   };
-  const added = await deps.store.monitoring.addMonitor(monitor, MAX_MONITORS_PER_ACCOUNT);
+  const added = await deps.db.monitoring.addMonitor(monitor, MAX_MONITORS_PER_ACCOUNT);
   if (added === 'limit') throw new AppError('INVALID_PARAMS', `An account can monitor at most ${MAX_MONITORS_PER_ACCOUNT} hosts; remove one first.`);
   if (added === 'exists') throw new AppError('INVALID_PARAMS', `${host} is monitored already.`);
   return monitor;

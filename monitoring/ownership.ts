@@ -7,12 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../lib/config.js';
 import { hostIdentity } from '../lib/hosts.js';
-import { createFetcher, type LookupFunction } from '../scan/fetch.js';
-import { headMeta } from '../scan/html.js';
-import { normaliseScanUrl } from '../scan/url.js';
+import { createFetcher, type LookupFunction } from '../outbound/fetch.js';
+import { headMeta } from '../scan/documents/html.js';
+import { normaliseScanUrl } from '../outbound/url.js';
 import type { HttpResponse } from '../scan/artifacts.js';
-import type { OwnershipClaim, VerificationMethod } from '../store/monitoring-repo.js';
-import { periodOf, type StoreRepo } from '../store/repo.js';
+import type { OwnershipClaim, VerificationMethod } from '../db/monitoring-repo.js';
+import { periodOf, type Repository } from '../db/repo.js';
 import { AppError } from '../lib/errors.js';
 
 export const META_NAME = 'store-readiness-verification';
@@ -23,7 +23,7 @@ export const VERIFY_CHECKS_PER_HOUR = 10;
 const HOUR_MS = 3_600_000;
 
 export interface OwnershipDeps {
-  store: StoreRepo;
+  db: Repository;
   config: Pick<Config, 'SCAN_ALLOW_PRIVATE' | 'BASE_URL'>;
   now?: () => Date;
   lookup?: LookupFunction; // test seam
@@ -39,8 +39,8 @@ export async function claimHost(deps: OwnershipDeps, accountId: string, url: str
   const target = normaliseScanUrl(typeof url === 'string' ? url : '', { allowPrivate: deps.config.SCAN_ALLOW_PRIVATE });
   const host = hostIdentity(target);
   const now = (deps.now ?? (() => new Date()))();
-  const { monitoring } = deps.store;
-  return inTurn(accountId, async () => {
+  const { monitoring } = deps.db;
+  return inTurn(deps.db, accountId, async () => {
     const held = await monitoring.getClaim(accountId, host);
     if (held) return held;
     if ((await monitoring.listClaims(accountId)).length >= MAX_CLAIMS_PER_ACCOUNT) {
@@ -55,12 +55,12 @@ export async function claimHost(deps: OwnershipDeps, accountId: string, url: str
  * Takes one of the account's verification checks of this hour (every check fetches the store: a press is not
  * free for the site checked), or says when the next one is allowed. A refused press spends nothing.
  */
-export async function takeVerifyCheck(store: StoreRepo, accountId: string, now = new Date()): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
+export async function takeVerifyCheck(db: Repository, accountId: string, now = new Date()): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
   const hourEnds = (Math.floor(now.getTime() / HOUR_MS) + 1) * HOUR_MS;
   const key = `verify-check:${accountId}`;
-  const used = await store.incrementUsage(key, periodOf(hourEnds));
+  const used = await db.incrementUsage(key, periodOf(hourEnds));
   if (used <= VERIFY_CHECKS_PER_HOUR) return { ok: true };
-  await store.incrementUsage(key, periodOf(hourEnds), -1);
+  await db.incrementUsage(key, periodOf(hourEnds), -1);
   return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((hourEnds - now.getTime()) / 1000)) };
 }
 
@@ -71,17 +71,17 @@ export type VerifyResult = { verified: true; method: VerificationMethod; claim: 
  * without the token loses its verification here too ("Check again" is a re-check like the scheduled one).
  */
 export async function verifyHost(deps: OwnershipDeps, accountId: string, host: string): Promise<VerifyResult> {
-  const claim = await deps.store.monitoring.getClaim(accountId, host);
+  const claim = await deps.db.monitoring.getClaim(accountId, host);
   if (!claim) throw new AppError('NOT_FOUND', `This account has not claimed ${host}; claim it first to get a verification token.`);
   const method = await findToken(deps, claim);
   if (!method.found) {
     if (!claim.verifiedAt || !method.answered) return { verified: false, message: method.message };
-    await deps.store.monitoring.clearVerified(accountId, host);
+    await deps.db.monitoring.clearVerified(accountId, host);
     return { verified: false, message: `${method.message} ${host} is no longer verified: publish the token again, then press Verify now.` };
   }
   const at = (deps.now ?? (() => new Date()))();
-  await deps.store.monitoring.markVerified(accountId, host, at, method.found);
-  return { verified: true, method: method.found, claim: (await deps.store.monitoring.getClaim(accountId, host))! };
+  await deps.db.monitoring.markVerified(accountId, host, at, method.found);
+  return { verified: true, method: method.found, claim: (await deps.db.monitoring.getClaim(accountId, host))! };
 }
 
 /**
@@ -92,7 +92,7 @@ export async function recheckOwnership(deps: OwnershipDeps, claim: OwnershipClai
   const result = await findToken(deps, claim);
   if (result.found) return 'verified';
   if (!result.answered) return 'unreadable';
-  await deps.store.monitoring.clearVerified(claim.accountId, claim.host);
+  await deps.db.monitoring.clearVerified(claim.accountId, claim.host);
   return 'withdrawn';
 }
 
@@ -154,15 +154,21 @@ function wellKnownRefusal(claim: OwnershipClaim, res: HttpResponse): string | nu
   return null;
 }
 
-/** Each account's claims in this process, made one after another (the count and the insert are two steps). */
-const claiming = new Map<string, Promise<unknown>>();
+/**
+ * Each account's claims made one after another (the count and the insert are two steps), per database handle: an app
+ * opens its own, so two apps in one process keep separate queues and a queue goes when its handle does.
+ */
+const claimingByDb = new WeakMap<Repository, Map<string, Promise<unknown>>>();
 
-async function inTurn<T>(accountId: string, run: () => Promise<T>): Promise<T> {
-  const mine = (claiming.get(accountId) ?? Promise.resolve()).catch(() => undefined).then(run);
-  claiming.set(accountId, mine);
+async function inTurn<T>(db: Repository, accountId: string, run: () => Promise<T>): Promise<T> {
+  let claiming = claimingByDb.get(db);
+  if (!claiming) claimingByDb.set(db, (claiming = new Map()));
+  const queue = claiming;
+  const mine = (queue.get(accountId) ?? Promise.resolve()).catch(() => undefined).then(run);
+  queue.set(accountId, mine);
   try {
     return await mine;
   } finally {
-    if (claiming.get(accountId) === mine) claiming.delete(accountId);
+    if (queue.get(accountId) === mine) queue.delete(accountId);
   }
 }

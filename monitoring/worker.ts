@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../lib/config.js';
-import type { Delivery, DeliveryNext, Leased, Monitor, NewDelivery, OwnershipClaim, ScanEventRow, WebhookEndpoint } from '../store/monitoring-repo.js';
-import type { StoreRepo } from '../store/repo.js';
-import type { LookupFunction } from '../scan/fetch.js';
+import type { Delivery, DeliveryNext, Leased, Monitor, NewDelivery, OwnershipClaim, ScanEventRow, WebhookEndpoint } from '../db/monitoring-repo.js';
+import type { Repository } from '../db/repo.js';
+import type { LookupFunction } from '../outbound/fetch.js';
 import { sendWebhook } from './delivery.js';
 import { BREAKER_TIMEOUTS, circuitOpenUntil } from './circuit-breaker.js';
 import { signingSecrets } from './endpoints.js';
@@ -34,7 +34,7 @@ const MONITOR_CONCURRENCY = 2;
 export const OWNERSHIP_RECHECK_MS = 86_400_000;
 
 export interface WorkerDeps {
-  store: StoreRepo;
+  db: Repository;
   config: Config;
   log: Logger;
   box: SecretBox;
@@ -62,8 +62,8 @@ export interface MonitoringWorker {
 }
 
 export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
-  const { store, config, log } = deps;
-  const repo = store.monitoring;
+  const { db, config, log } = deps;
+  const repo = db.monitoring;
   const now = deps.now ?? (() => new Date());
   const deliveryLeaseMs = config.WEBHOOK_TIMEOUT_MS + 30_000;
   const monitorLeaseMs = 2 * config.SCAN_TIMEOUT_MS + 60_000;
@@ -77,7 +77,7 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
     try {
       const owner = await repo.getClaim(m.accountId, m.host);
       const ownership = owner?.verifiedAt
-        ? await recheckOwnership({ store, config, lookup: deps.lookup, allowIPAddressList: deps.allowIPAddressList }, owner)
+        ? await recheckOwnership({ db, config, lookup: deps.lookup, allowIPAddressList: deps.allowIPAddressList }, owner)
         : 'withdrawn';
       if (ownership === 'withdrawn') outcome = 'skipped: the verification token is no longer on the site; verify the store again';
       else {
@@ -97,7 +97,7 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
 
   // A site that answers without the token ends the claim's verification; one that cannot be read keeps it.
   async function recheck(claim: OwnershipClaim): Promise<void> {
-    const outcome = await recheckOwnership({ store, config, lookup: deps.lookup, allowIPAddressList: deps.allowIPAddressList }, claim);
+    const outcome = await recheckOwnership({ db, config, lookup: deps.lookup, allowIPAddressList: deps.allowIPAddressList }, claim);
     log.info({ account: claim.accountId, host: claim.host, outcome }, 'ownership re-check');
   }
 
@@ -105,10 +105,10 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
     const { scanId, host } = claim.row;
     const deliveries: NewDelivery[] = [];
     const endpoints = await repo.endpointsForHost(host);
-    const scan = endpoints.length > 0 ? await store.getScan(scanId) : null;
+    const scan = endpoints.length > 0 ? await db.getScan(scanId) : null;
     if (scan) {
       const previousId = await repo.previousScanId(host, scanId);
-      const previous = previousId === null ? null : await store.getScan(previousId);
+      const previous = previousId === null ? null : await db.getScan(previousId);
       const at = now();
       for (const event of eventsForScan(scan, previous, `${config.BASE_URL}/r/${scanId}`)) {
         for (const endpoint of endpoints) {

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { makeBadge } from 'badge-maker';
 import { AppError } from '../lib/errors.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Repository } from '../db/repo.js';
 import { isHostName } from '../lib/hosts.js';
 import { indexHost } from '../lib/hosts.js';
 import { methodNotAllowed } from '../http/method-not-allowed.js';
@@ -63,7 +63,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
-export function badgeRouter(deps: { store: StoreRepo }): Router {
+export function badgeRouter(deps: { db: Repository }): Router {
   const router = Router({ caseSensitive: true, strict: true });
 
   router.get('/badge/:host.svg', async (req: Request, res: Response) => {
@@ -72,7 +72,7 @@ export function badgeRouter(deps: { store: StoreRepo }): Router {
     if (typeof raw !== 'string' || !isHostName(raw)) {
       throw new AppError('INVALID_PARAMS', 'The badge path must be /badge/<host>.svg with a store host name such as shop.example.com.');
     }
-    const entry = await deps.store.latestByHost(indexHost(raw));
+    const entry = await deps.db.latestByHost(indexHost(raw));
     const badge = badgeFor(entry && { score: entry.score, grade: entry.grade, agentReady: agentReadyVerified(entry) });
     for (const [name, value] of Object.entries(BADGE_HEADERS)) res.setHeader(name, value);
     res.setHeader('ETag', badge.etag);

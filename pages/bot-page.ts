@@ -2,8 +2,8 @@
 // strings it sends, what it fetches and what it never touches, and how to let it in or keep it out.
 import type { RequestHandler } from 'express';
 import type { Config } from '../lib/config.js';
-import { AGENT_PROBE_UA, NEUTRAL_UA } from '../scan/fetch.js';
-import { SCANNER_TOKEN } from '../scan/robots.js';
+import { AGENT_PROBE_UA, NEUTRAL_UA } from '../outbound/fetch.js';
+import { SCANNER_TOKEN } from '../scan/documents/robots.js';
 import { html, layout, PRODUCT_NAME, sendPage, type SafeHtml } from './html.js';
 import { COPY_SCRIPT_SRC } from './console/layout.js';
 

@@ -2,10 +2,10 @@
 // measures, how it scores and how to fix it). Everything comes from the check declarations, so these pages,
 // the report, the brief, the Markdown and the MCP answers say the same thing.
 import type { RequestHandler } from 'express';
-import type { CheckDef } from '../scan/check.js';
-import { CHECKS } from '../scan/registry.js';
-import { PILLARS } from '../scan/pillars.js';
-import { CAP_SCORE, pillarMax } from '../scan/rubric.js';
+import type { CheckDef } from '../scan/checks/check.js';
+import { CHECKS } from '../scan/checks/registry.js';
+import { PILLARS } from '../scan/checks/pillars.js';
+import { CAP_SCORE, pillarMax } from '../scan/checks/rubric.js';
 import { html, layout, messagePage, PRODUCT_NAME, sendPage, type SafeHtml } from './html.js';
 import { merchantFix } from './fix.js';
 import { COPY_SCRIPT_SRC } from './console/layout.js';

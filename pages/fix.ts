@@ -1,8 +1,8 @@
 // A fix as a merchant reads it, from the check's declaration (the one place its texts live): one plain sentence,
 // the effort, steps per platform where they differ, the paste-ready snippet with a copy button, and the protocol
 // detail under "For your developer". Used by the report's fixes and by /checks/{id}.
-import type { CheckDef, Platform } from '../scan/check.js';
-import { PLATFORMS } from '../scan/check.js';
+import type { CheckDef, Platform } from '../scan/checks/check.js';
+import { PLATFORMS } from '../scan/checks/check.js';
 import { html, renderHowTo, type SafeHtml } from './html.js';
 
 const PLATFORM_NAMES: Record<Platform, string> = { shopify: 'Shopify', woocommerce: 'WooCommerce', bigcommerce: 'BigCommerce', custom: 'Custom site' };

@@ -7,9 +7,9 @@ import { AppError, GENERIC_INTERNAL_MESSAGE } from '../lib/errors.js';
 import { answerableError } from '../lib/http-errors.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import { VERTICALS } from '../schemas/params.js';
-import { PILLARS } from '../scan/pillars.js';
-import { pillarMax } from '../scan/rubric.js';
-import { CHECKS } from '../scan/registry.js';
+import { PILLARS } from '../scan/checks/pillars.js';
+import { pillarMax } from '../scan/checks/rubric.js';
+import { CHECKS } from '../scan/checks/registry.js';
 import { scanStore } from '../tools/scan-store.js';
 import { invoke } from '../tools/invoke.js';
 import type { SurfaceDeps } from '../http/guards.js';
@@ -20,7 +20,7 @@ import { mdText, negotiatedHeaders, sendMarkdown, wantsMarkdown } from './markdo
 import { API_CATALOG_PATH } from '../lib/links.js';
 import { CHANGELOG_PATH } from '../lib/links.js';
 import { MCP_PATH } from '../lib/links.js';
-import type { RankRow } from '../store/repo.js';
+import type { RankRow } from '../db/repo.js';
 import { accountOfRequest } from './console/session.js';
 import { rememberScanBeforeSignIn, type ScansCookieDeps } from './console/scans-before-sign-in.js';
 
@@ -165,12 +165,12 @@ export function renderHomeMarkdown(top: RankRow[], baseUrl: string): string {
 }
 
 export async function renderHomePage(
-  deps: Pick<SurfaceDeps, 'store'>,
+  deps: Pick<SurfaceDeps, 'db'>,
   form: HomeForm,
   error?: PlainError,
   signedInAs?: string,
 ): Promise<SafeHtml> {
-  const top = await deps.store.topStores({ limit: 10 });
+  const top = await deps.db.topStores({ limit: 10 });
   const vertical = form.vertical && (VERTICALS as readonly string[]).includes(form.vertical) ? form.vertical : '';
   const body = html`
 <section class="card home-hero">
@@ -273,13 +273,13 @@ export function homePage(deps: SurfaceDeps): RequestHandler {
   const base = deps.config.BASE_URL;
   return async (req, res) => {
     if (wantsMarkdown(req)) {
-      const top = await deps.store.topStores({ limit: 10 });
+      const top = await deps.db.topStores({ limit: 10 });
       sendMarkdown(res, renderHomeMarkdown(top, base), { headers: negotiatedHeaders(base, '/', 'text/markdown') });
       return;
     }
     const form = { url: one(req.query.url)?.slice(0, 2048), vertical: one(req.query.vertical) };
     // Signed in, the page names the account: it is then private to that browser.
-    const account = await accountOfRequest(deps.store, req, deps.config.BASE_URL);
+    const account = await accountOfRequest(deps.db, req, deps.config.BASE_URL);
     sendPage(res, await renderHomePage(deps, form, undefined, account?.email), {
       form: true,
       script: true,

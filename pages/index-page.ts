@@ -4,7 +4,7 @@
 import type { RequestHandler } from 'express';
 import { VERTICALS } from '../schemas/params.js';
 import type { Config } from '../lib/config.js';
-import type { RankRow, StoreRepo } from '../store/repo.js';
+import type { RankRow, Repository } from '../db/repo.js';
 import { AGENT_READY_RULE, agentReadyVerified } from '../tools/readiness.js';
 import { PRODUCT_NAME, formatDate, gradePill, html, layout, messagePage, sendPage, verticalLabel, type SafeHtml } from './html.js';
 import { mdText, negotiatedHeaders, sendMarkdown, wantsMarkdown } from './markdown.js';
@@ -74,7 +74,7 @@ export function renderIndexMarkdown(v: IndexView, baseUrl: string, now: Date): s
   ].join('\n');
 }
 
-export function indexPage(deps: { store: StoreRepo; config: Config }): RequestHandler {
+export function indexPage(deps: { db: Repository; config: Config }): RequestHandler {
   const base = deps.config.BASE_URL;
   return async (req, res) => {
     const markdown = wantsMarkdown(req);
@@ -111,8 +111,8 @@ export function indexPage(deps: { store: StoreRepo; config: Config }): RequestHa
     }
 
     const [total, rows] = await Promise.all([
-      deps.store.countStores(vertical),
-      deps.store.topStores({ vertical, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+      deps.db.countStores(vertical),
+      deps.db.topStores({ vertical, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
     ]);
     const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
     const now = new Date();

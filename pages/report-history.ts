@@ -1,8 +1,8 @@
 // The report page's monitoring sections: the store's certification status (attested facts with their validity:
 // agent-ready verified and until when, owner verified and since when, the latest report), what changed since the
 // scan before this one, and the store's other scans. Read from the store; nothing here contacts the store.
-import type { StoreRepo } from '../store/repo.js';
-import type { ScanSummary } from '../store/monitoring-repo.js';
+import type { Repository } from '../db/repo.js';
+import type { ScanSummary } from '../db/monitoring-repo.js';
 import { diffWithPrevious, MAX_PAGE_HISTORY, scoreHistory, type ScanDiff } from '../monitoring/history.js';
 import { AGENT_READY_RULE, agentReadyVerified, VERIFIED_MAX_AGE_DAYS } from '../tools/readiness.js';
 import { formatDate, formatTime, gradePill, html, type SafeHtml } from './html.js';
@@ -17,12 +17,12 @@ export interface ReportExtras {
   };
 }
 
-export async function loadReportExtras(store: StoreRepo, scan: { id: number; host: string; report: unknown }, now = new Date()): Promise<ReportExtras> {
+export async function loadReportExtras(db: Repository, scan: { id: number; host: string; report: unknown }, now = new Date()): Promise<ReportExtras> {
   const [history, changes, latest, owners] = await Promise.all([
-    scoreHistory(store, scan.host, MAX_PAGE_HISTORY + 1),
-    diffWithPrevious(store, scan),
-    store.latestByHost(scan.host),
-    store.monitoring.verifiedClaims(scan.host),
+    scoreHistory(db, scan.host, MAX_PAGE_HISTORY + 1),
+    diffWithPrevious(db, scan),
+    db.latestByHost(scan.host),
+    db.monitoring.verifiedClaims(scan.host),
   ]);
   return {
     history,

@@ -4,7 +4,7 @@
 // safety"). Unknown, malformed or delisted ids: 404.
 import type { Request, Response } from 'express';
 import type { Config } from '../lib/config.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Repository } from '../db/repo.js';
 import type { ScanResult } from '../schemas/scan-result.js';
 import { isHostName } from '../lib/hosts.js';
 import {
@@ -28,10 +28,10 @@ import { mdText, negotiatedHeaders, oneLine, sendMarkdown, wantsMarkdown } from 
 import { changesSection, historySection, loadReportExtras, newerScanNotice, statusSection, type ReportExtras } from './report-history.js';
 import { badgeFor } from './badge.js';
 import { merchantFix } from './fix.js';
-import { CHECKS } from '../scan/registry.js';
-import { CAP_SCORE, type CheckId } from '../scan/rubric.js';
+import { CHECKS } from '../scan/checks/registry.js';
+import { CAP_SCORE, type CheckId } from '../scan/checks/rubric.js';
 import { browserViewMarkdown, browserViewSection } from './browser-view.js';
-import { availabilityBasisPhrase, isGuessedAvailability } from '../scan/availability-basis.js';
+import { availabilityBasisPhrase, isGuessedAvailability } from '../scan/products/availability-basis.js';
 
 type Report = ScanResult;
 type Check = Report['pillars'][number]['checks'][number];
@@ -522,14 +522,14 @@ function badgeSection(baseUrl: string, host: string, ownBadge: string | null): S
 }
 
 /** The route: integer ids only; the stored report as it was answered; hosts delisted since are not shown. */
-export function reportPage(deps: { config: Config; store: StoreRepo }) {
+export function reportPage(deps: { config: Config; db: Repository }) {
   const base = deps.config.BASE_URL;
   return async (req: Request, res: Response) => {
     const markdown = wantsMarkdown(req);
     const rawId = req.params.scan_id;
     const id = typeof rawId === 'string' && /^[1-9][0-9]{0,15}$/.test(rawId) ? Number(rawId) : NaN;
-    const scan = Number.isSafeInteger(id) ? await deps.store.getScan(id) : null;
-    if (!scan || (await deps.store.isDelisted(scan.host))) {
+    const scan = Number.isSafeInteger(id) ? await deps.db.getScan(id) : null;
+    if (!scan || (await deps.db.isDelisted(scan.host))) {
       if (markdown) {
         sendMarkdown(res, NOT_FOUND_MARKDOWN, { status: 404, headers: { Vary: 'Accept' } });
         return;
@@ -546,8 +546,8 @@ export function reportPage(deps: { config: Config; store: StoreRepo }) {
     const stored = Array.isArray(report.neighbors) ? report.neighbors : [];
     const others = stored.filter((n) => !n.is_self).map((n) => String(n.host));
     const [listed, extras] = await Promise.all([
-      others.length ? deps.store.latestByHosts(others) : new Map(),
-      loadReportExtras(deps.store, scan),
+      others.length ? deps.db.latestByHosts(others) : new Map(),
+      loadReportExtras(deps.db, scan),
     ]);
     const neighbors = stored.filter((n) => n.is_self || listed.has(String(n.host)));
     sendPage(res, renderReportPage(report, { baseUrl: base, neighbors, extras }), {

@@ -3,7 +3,7 @@
 // catch-all, so whatever mounts after it still gets its paths; the app mounts pageNotFound last.
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { GENERIC_INTERNAL_MESSAGE } from '../lib/errors.js';
-import { countIfStoreError, toAppError } from '../lib/http-errors.js';
+import { countIfDatabaseError, toAppError } from '../lib/http-errors.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import { badgeRouter } from './badge.js';
 import { verifyRouter } from './verify.js';
@@ -62,7 +62,7 @@ export function pagesRouter(deps: SurfaceDeps & ScansCookieDeps): Router {
 const htmlErrors: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
   const appError = toAppError(err);
-  countIfStoreError(req.app.locals.metrics as ServiceMetrics | undefined, err);
+  countIfDatabaseError(req.app.locals.metrics as ServiceMetrics | undefined, err);
   if (appError?.code === 'METHOD_NOT_ALLOWED' || appError?.code === 'RATE_LIMITED') return next(err);
   if (!appError) req.log?.error({ err }, 'page failed unexpectedly');
   const status = appError?.status ?? 500;

@@ -3,7 +3,7 @@
 // Unknown or delisted hosts get a 404: an HTML page offering a scan to browsers, the JSON Error to everyone else.
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../lib/config.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Repository } from '../db/repo.js';
 import { AppError } from '../lib/errors.js';
 import { isHostName } from '../lib/hosts.js';
 import { hostNotScanned, reportUrl } from '../tools/readiness.js';
@@ -14,7 +14,7 @@ import { methodNotAllowed } from '../http/method-not-allowed.js';
 // Browsers ask for text/html explicitly; fetch, curl and agents (a wildcard Accept, or JSON) get the JSON Error.
 export const wantsHtml = (req: Request): boolean => /\btext\/html\b/i.test(req.get('accept') ?? '');
 
-export function verifyRouter(deps: { config: Config; store: StoreRepo }): Router {
+export function verifyRouter(deps: { config: Config; db: Repository }): Router {
   const router = Router({ caseSensitive: true, strict: true });
 
   router.get('/verify/:host', async (req: Request, res: Response) => {
@@ -24,7 +24,7 @@ export function verifyRouter(deps: { config: Config; store: StoreRepo }): Router
       throw new AppError('INVALID_PARAMS', 'The verify path must be /verify/<host> with a store host name such as shop.example.com.');
     }
     const host = indexHost(raw);
-    const entry = await deps.store.latestByHost(host);
+    const entry = await deps.db.latestByHost(host);
     if (!entry || !Number.isSafeInteger(entry.scanId) || entry.scanId < 1) {
       if (!wantsHtml(req)) throw hostNotScanned(host);
       const scanLink = `/?url=${encodeURIComponent(`https://${host}`)}`;

@@ -1,13 +1,13 @@
 // The only way out for the browser: an HTTP proxy on loopback that Chromium must use for every request (pages,
 // scripts, XHR, images, iframes, websockets), plain or tunnelled. Each request is judged by the scanner's own rules
-// (scan/url.ts for the URL, scan/fetch.ts for the resolved address), then dialled at exactly the address that was
+// (outbound/url.ts for the URL, outbound/fetch.ts for the resolved address), then dialled at exactly the address that was
 // checked, so a DNS answer that changes between check and connect (rebinding) never reaches an internal host.
 // It also counts requests and bytes against the render's budget and cuts everything off once one is spent.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { resolveChecked, type AddressLimits } from '../scan/fetch.js';
-import { targetRefusal, type TargetPolicy } from '../scan/url.js';
+import { resolveChecked, type AddressLimits } from '../outbound/fetch.js';
+import { targetRefusal, type TargetPolicy } from '../outbound/url.js';
 
 export interface ProxyRules extends AddressLimits {
   allowedPorts: TargetPolicy['allowedPorts'];

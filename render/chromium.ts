@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import { chromium, type Browser, type BrowserServer } from 'playwright-core';
 import type { ServiceMetrics } from '../lib/metrics.js';
-import type { PageRenderer, RenderRequest, RenderRun } from '../scan/render.js';
+import type { PageRenderer, RenderRequest, RenderRun } from '../scan/fetching/render.js';
 import { renderRun } from './render-run.js';
 import { withTimeout } from './with-timeout.js';
 

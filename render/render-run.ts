@@ -3,7 +3,7 @@
 // the proxy, open windows, keep dialogs up, download, ask for permissions or install a service worker.
 import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { RenderedBuyControl, RenderedPage, RenderRequest, RenderRun } from '../scan/render.js';
+import type { RenderedBuyControl, RenderedPage, RenderRequest, RenderRun } from '../scan/fetching/render.js';
 import { startAddressProxy } from './address-proxy.js';
 import { withTimeout } from './with-timeout.js';
 import { coverAt, initScript, probePage, type ProbeResult } from './page-scripts.js';

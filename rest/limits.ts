@@ -8,7 +8,7 @@ import { AppError } from '../lib/errors.js';
 import { quotaIdOf, resolveProIdentity } from '../accounts/identity.js';
 import { QUOTA_WINDOW_SECONDS, rollingQuota, type QuotaHolder, type RollingQuota } from '../accounts/quota.js';
 import { sessionCarriesPro, sessionTokenOf } from './session-pro.js';
-import { periodOf, type StoreRepo } from '../store/repo.js';
+import { periodOf, type Repository } from '../db/repo.js';
 import type { Caller } from '../tools/tool.js';
 import type { Guards, ProUsage } from '../http/guards.js';
 
@@ -27,13 +27,13 @@ const partitionKeyOf = (key: string): string => Buffer.from(createHash('sha256')
 const secondsUntil = (resetTime: Date | undefined, windowMs: number): number =>
   resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : Math.ceil(windowMs / 1000);
 
-/** express-rate-limit's Store over StoreRepo usage counters, with fixed windows. */
+/** express-rate-limit's Store over Repository usage counters, with fixed windows. */
 export class RepoLimiterStore implements Store {
   readonly localKeys = false;
   private lastPrune = 0;
 
   constructor(
-    protected readonly repo: StoreRepo,
+    protected readonly repo: Repository,
     readonly prefix: string,
     private readonly windowMs: number,
     private readonly now: () => number,
@@ -215,11 +215,11 @@ function readLimiter(opts: {
 
 export interface GuardOptions {
   config: Config;
-  store: StoreRepo;
+  db: Repository;
   now?: () => number; // injected clock for tests of long windows
 }
 
-export function createGuards({ config, store, now = Date.now }: GuardOptions): Guards {
+export function createGuards({ config, db, now = Date.now }: GuardOptions): Guards {
   const callerOf = (res: Response): Caller => res.locals.caller;
   // The caller's ip is req.ip, read once by identify (each read of req.ip parses the forwarding headers again).
   const callerKey = (_req: Request, res: Response): string => {
@@ -248,7 +248,7 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
     });
 
   const readLimit = (res: Response) => (callerOf(res).kind === 'pro' ? config.PRO_READS_PER_MINUTE : config.ANON_READS_PER_MINUTE);
-  const readStore = new BatchedLimiterStore(store, 'read:', MINUTE, now);
+  const readStore = new BatchedLimiterStore(db, 'read:', MINUTE, now);
   const reads = readLimiter({
     name: 'read',
     windowMs: MINUTE,
@@ -258,7 +258,7 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
     handler: limitedHandler(MINUTE, readLimit, 'Read limit (requests per minute)'),
   });
   const scanLimit = (res: Response) => (callerOf(res).kind === 'pro' ? config.PRO_SCANS_PER_HOUR : config.ANON_SCANS_PER_HOUR);
-  const scanStore = new RepoLimiterStore(store, 'scan:', HOUR, now);
+  const scanStore = new RepoLimiterStore(db, 'scan:', HOUR, now);
   const scansPerHour = limiter('scan', HOUR, scanStore, scanLimit, 'Scan limit (scans per hour)');
   // The same headers scansPerHour sets, from the counter as it stands, without adding to it.
   const peekScansPerHour: RequestHandler = async (req, res, next) => {
@@ -284,7 +284,7 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
     }
     next();
   };
-  const proQuota = rollingQuota(store, config.PRO_SCANS_PER_30_DAYS, now);
+  const proQuota = rollingQuota(db, config.PRO_SCANS_PER_30_DAYS, now);
   const proQuotaGuard = proQuotaGuards(proQuota);
   const counted: RequestHandler = (_req, res, next) => {
     res.locals.scanCounted = true;
@@ -303,7 +303,7 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
       // A signed-in console session stands for the Pro key on the few same-origin requests it may carry.
       const sessionToken = sessionCarriesPro(req, config.BASE_URL) ? sessionTokenOf(req, config.BASE_URL) : undefined;
       if (!sessionToken) return next();
-      return resolveProIdentity(store, { sessionToken }).then((identity) => {
+      return resolveProIdentity(db, { sessionToken }).then((identity) => {
         if (identity) {
           res.locals.caller = { kind: 'pro', keyId: null, accountId: identity.accountId, ip } satisfies Caller;
           res.locals.proSession = identity.session;
@@ -316,7 +316,7 @@ export function createGuards({ config, store, now = Date.now }: GuardOptions): G
       res.locals.authError = true;
       return next();
     }
-    return resolveProIdentity(store, { bearer: token }).then((identity) => {
+    return resolveProIdentity(db, { bearer: token }).then((identity) => {
       if (identity) res.locals.caller = { kind: 'pro', keyId: identity.keyId, accountId: identity.accountId, ip } satisfies Caller;
       else res.locals.authError = true;
       next();

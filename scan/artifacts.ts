@@ -2,23 +2,9 @@
 // each fetched resource is ok or carries its reason, and derived facts (parsed pages, products, robots) are
 // computed here once so that checks stay pure and cheap.
 
-/** Why a resource is not usable. `status` = the store answered with a non-2xx status (the response is kept). */
-export type FailReason = 'missing' | 'status' | 'blocked' | 'timeout' | 'too-large' | 'error' | 'not-fetched';
+export type { FailReason, HttpResponse, Resource } from '../outbound/resource.js';
+import type { Resource } from '../outbound/resource.js';
 
-export interface HttpResponse {
-  requestedUrl: string;
-  url: string; // final URL after redirects
-  status: number;
-  headers: Record<string, string>; // lower-case names; repeated headers joined with ", "
-  contentType: string; // media type only, lower case ("text/html")
-  body: string; // decoded text, capped
-  ms: number; // time until the whole body was received
-  redirects: string[]; // every Location followed, in order
-}
-
-export type Resource =
-  | { ok: true; res: HttpResponse }
-  | { ok: false; reason: FailReason; detail: string; url: string; res?: HttpResponse };
 
 /** A value read from a page and where it was read from, so a merchant sees why an agent sees it. */
 export type FactSource = 'json-ld' | 'microdata' | 'rdfa' | 'opengraph' | 'meta' | 'html';
@@ -124,7 +110,7 @@ export interface ProductFacts {
   gtinValid: boolean; // length and check digit
   mpn: Fact<string> | null;
   sku: Fact<string> | null;
-  identifiers: ProductIdentifier[]; // every code on the page (scan/identifier-labels.ts), markup first
+  identifiers: ProductIdentifier[]; // every code on the page (scan/products/identifier-labels.ts), markup first
   attributes: string[]; // which of color, size, material, pattern, category, additionalProperty, variesBy are present
   hasReviews: boolean; // aggregateRating with value + count, or review
   offerEntities: Entity[]; // Offer / AggregateOffer nodes found for the product

@@ -5,10 +5,10 @@ import type { BrowserFinding, BrowserView, RenderedPageView } from '../schemas/b
 import type { Artifacts, HttpResponse, PageFacts, ProductFacts } from './artifacts.js';
 import { challengeMarker } from './checks/bot-wall.js';
 import { nameIndex, normText } from './checks/page-text.js';
-import type { BodyReader } from './page-pool.js';
-import type { PageRead } from './page-work.js';
-import { priceMentions, samePrice, visiblePrices } from './price.js';
-import type { PageRenderer, RenderedPage, RenderRequest, RenderRun } from './render.js';
+import type { BodyReader } from './parser-threads/page-pool.js';
+import type { PageRead } from './parser-threads/page-work.js';
+import { priceMentions, samePrice, visiblePrices } from './products/price.js';
+import type { PageRenderer, RenderedPage, RenderRequest, RenderRun } from './fetching/render.js';
 
 /** Words of an add-to-cart or buy control, in the languages the scanner reads. */
 const BUY_WORDS = /add(ing)? to (cart|bag|basket|trolley)|buy (it )?now|\bbuy\b|in den warenkorb|jetzt kaufen|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen/i;
@@ -62,7 +62,7 @@ export async function browserView(
 
 /** Turns a render into the report's view: each page compared with its raw answer, then the findings. */
 export async function readRun(a: Artifacts, run: RenderRun, label: string, read: BodyReader): Promise<BrowserView> {
-  // Rendered pages are read like fetched ones (scan/page-work.ts), on the parser threads when the scan has them.
+  // Rendered pages are read like fetched ones (scan/parser-threads/page-work.ts), on the parser threads when the scan has them.
   const reads = await Promise.all(run.pages.map((p) => (p.html ? read({ kind: 'page', html: p.html, url: p.finalUrl ?? p.url, opts: { status: p.status ?? 200 }, recognise: true }) : null)));
   const pages = run.pages.map((p, i) => pageView(a, p, reads[i]));
   const findings = pages.flatMap((p, i) => pageFindings(p, run.pages[i]));

@@ -6,15 +6,15 @@ import type { AuditResult } from '../schemas/scan-result.js';
 import { AppError } from '../lib/errors.js';
 import type { ProductFacts, Resource } from './artifacts.js';
 import { browserView, notRun } from './browser-view.js';
-import { createFetcher, type LookupFunction } from './fetch.js';
-import { gather, homeUnusable } from './gather.js';
-import { readInPool, warmPagePool, type BodyReader } from './page-pool.js';
-import { RUBRIC_VERSION } from './rubric.js';
+import { createFetcher, type LookupFunction } from '../outbound/fetch.js';
+import { gather, homeUnusable } from './fetching/gather.js';
+import { readInPool, warmPagePool, type BodyReader } from './parser-threads/page-pool.js';
+import { RUBRIC_VERSION } from './checks/rubric.js';
 import { protocolFlags } from './protocols.js';
-import type { PageRenderer } from './render.js';
-import { runChecks } from './registry.js';
-import { score } from './score.js';
-import { normaliseScanTarget } from './url.js';
+import type { PageRenderer } from './fetching/render.js';
+import { runChecks } from './checks/registry.js';
+import { score } from './checks/score.js';
+import { normaliseScanTarget } from '../outbound/url.js';
 import { hostIdentity } from '../lib/hosts.js';
 
 export interface ScanLogger {

@@ -2,11 +2,11 @@
 // not look. Read from the artifacts and the check results; adds no points of its own.
 import type { z } from 'zod';
 import type { Artifacts, Resource } from './artifacts.js';
-import type { CheckDef, CheckOutcome } from './check.js';
-import { jsonOf, resourceUrl } from './checks/resources.js';
-import { readAcp, readServerCard, readServerCardDoc, readUcp } from './protocol-documents.js';
-import type { CheckId } from './rubric.js';
-import { liveAgentAccess, usageHeaders } from './robots.js';
+import type { CheckDef, CheckOutcome } from './checks/check.js';
+import { jsonOf, resourceUrl } from './documents/resources.js';
+import { readAcp, readServerCard, readServerCardDoc, readUcp } from './documents/protocol-documents.js';
+import type { CheckId } from './checks/rubric.js';
+import { liveAgentAccess, usageHeaders } from './documents/robots.js';
 import type { Protocols } from '../schemas/scan-result.js';
 
 type Flags = z.infer<typeof Protocols>;

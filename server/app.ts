@@ -4,7 +4,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../lib/config.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Repository } from '../db/repo.js';
 import type { ToolContext } from '../tools/tool.js';
 import { createAppState, type AppState } from '../tools/app-state.js';
 import { requestLogger } from '../lib/log.js';
@@ -36,7 +36,7 @@ import { metricsRouter } from './metrics.js';
 
 export interface AppDeps {
   config: Config;
-  store: StoreRepo;
+  db: Repository;
   log: Logger;
   guards?: Guards;
   /** Test seams for the scanner (injected DNS); never set in production. */
@@ -58,7 +58,7 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): Express {
   const { config } = deps;
   const routes = deps.routes ?? ROUTES;
-  const guards = deps.guards ?? createGuards({ config, store: deps.store });
+  const guards = deps.guards ?? createGuards({ config, db: deps.db });
   const state = deps.state ?? createAppState(config);
   const app = express();
   const metrics = deps.metrics ?? createMetrics();
@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps): Express {
     const ready =
       !app.locals.shuttingDown &&
       !app.locals.warming &&
-      (await deps.store.ping().then(
+      (await deps.db.ping().then(
         () => true,
         (err: unknown) => {
           req.log.warn({ storeCode: storeErrorCode(err), storeError: (err as Error).message }, 'not ready: the store cannot read or write');
@@ -92,7 +92,7 @@ export function createApp(deps: AppDeps): Express {
       ));
     res.status(ready ? 200 : 503).json(ready ? { status: 'ready' } : { status: 'unavailable', code: 'SERVICE_UNAVAILABLE' });
   });
-  app.use(metricsRouter({ config, store: deps.store, metrics, state }));
+  app.use(metricsRouter({ config, db: deps.db, metrics, state }));
 
   const discovery = discoveryDocument(config.BASE_URL, routes);
   const discoveryLinks = linkHeader(config.BASE_URL);

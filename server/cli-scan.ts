@@ -1,7 +1,7 @@
 // `scan <url> [--json] [--min-score N]` (README.md "Command line"): audit a store from a terminal or a CI
 // job without a server or database. Exit codes: 0 done, 1 score below --min-score, 2 usage error or failed scan.
 // server/cli.ts dispatches here; writers are injectable so tests run it in-process.
-import { renderReport } from '../scan/report-text.js';
+import { renderReport } from './report-text.js';
 import { runScan } from '../scan/index.js';
 import { ConfigError, loadConfig } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';

@@ -7,13 +7,13 @@ import { normaliseEmail } from '../accounts/sign-in.js';
 import { newId } from '../accounts/secrets.js';
 import { AppError } from '../lib/errors.js';
 import { serve } from './main.js';
-import { createRepo } from '../store/index.js';
-import type { StoreRepo } from '../store/repo.js';
+import { createRepo } from '../db/index.js';
+import type { Repository } from '../db/repo.js';
 import { VERTICALS } from '../schemas/params.js';
 import { indexHost } from '../lib/hosts.js';
 import { runScanCommand } from './cli-scan.js';
 import { join, resolve } from 'node:path';
-import { BackupError, backupSqlite } from '../store/sqlite-backup.js';
+import { BackupError, backupSqlite } from '../db/sqlite/backup.js';
 
 const USAGE = `Usage: store-readiness <command>
   scan <url> [--json] [--min-score N]   audit a store from the terminal (exit 1 below --min-score)
@@ -45,16 +45,16 @@ export async function runCli(argv: string[], env = process.env, io: Out = stdio)
 }
 
 async function withStore(env: NodeJS.ProcessEnv, io: Out, command: string, rest: string[]): Promise<number> {
-  const store = await createRepo(loadConfig(env));
+  const db = await createRepo(loadConfig(env));
   try {
     if (command === 'delist' || command === 'relist') {
       if (rest.length !== 1) return usage(io);
       const host = indexHost(rest[0]);
-      await store.setDelisted(host, command === 'delist');
+      await db.setDelisted(host, command === 'delist');
       io.out(`${host} ${command === 'delist' ? 'delisted: hidden from the index, badge, verify and MCP reads' : 'relisted'}`);
       return 0;
     }
-    if (command === 'vertical') return await setVertical(store, io, rest);
+    if (command === 'vertical') return await setVertical(db, io, rest);
     const [sub, ...args] = rest;
     if (sub === 'create') {
       const { values } = parseArgs({ args, options: { owner: { type: 'string' }, name: { type: 'string' } }, strict: true });
@@ -64,10 +64,10 @@ async function withStore(env: NodeJS.ProcessEnv, io: Out, command: string, rest:
         return 2;
       }
       // The key belongs to the console account of that address (made now if needed), like a key made there.
-      const account = await store.accounts.ensureAccount(email, new Date(), newId('acct'));
+      const account = await db.accounts.ensureAccount(email, new Date(), newId('acct'));
       let created;
       try {
-        created = await createAccountKey(store, account, values.name?.trim() || 'Command line');
+        created = await createAccountKey(db, account, values.name?.trim() || 'Command line');
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         io.err(err.message);
@@ -79,29 +79,29 @@ async function withStore(env: NodeJS.ProcessEnv, io: Out, command: string, rest:
       return 0;
     }
     if (sub === 'list') {
-      for (const k of await store.listApiKeys()) {
+      for (const k of await db.listApiKeys()) {
         io.out(`${k.id}  ${k.owner}  created ${k.createdAt.toISOString()}${k.revokedAt ? `  revoked ${k.revokedAt.toISOString()}` : ''}`);
       }
       return 0;
     }
     if (sub === 'revoke' && args.length === 1) {
-      const done = await store.revokeApiKey(args[0], new Date());
+      const done = await db.revokeApiKey(args[0], new Date());
       io[done ? 'out' : 'err'](done ? `Revoked ${args[0]}` : `No key with id ${args[0]}`);
       return done ? 0 : 1;
     }
     return usage(io);
   } finally {
-    await store.close();
+    await db.close();
   }
 }
 
 // The operator's way to set a store's vertical (scans never rewrite it): 1 when the host is not listed.
-async function setVertical(store: StoreRepo, io: Out, args: string[]): Promise<number> {
+async function setVertical(db: Repository, io: Out, args: string[]): Promise<number> {
   if (args.length !== 2) return usage(io);
   const host = indexHost(args[0]);
   let done;
   try {
-    done = await store.setVertical(host, args[1]);
+    done = await db.setVertical(host, args[1]);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     io.err(err.message);

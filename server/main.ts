@@ -10,17 +10,17 @@ import { createMetrics } from '../lib/metrics.js';
 import { createApp } from './app.js';
 import { exitOnUncaughtErrors } from './fatal.js';
 import { createAppState } from '../tools/app-state.js';
-import { createRepo, SchemaVersionError, StoreFileError } from '../store/index.js';
-import { SqliteRepo } from '../store/sqlite.js';
-import type { StoreRepo } from '../store/repo.js';
+import { createRepo, SchemaVersionError, StoreFileError } from '../db/index.js';
+import { SqliteRepo } from '../db/sqlite/repo.js';
+import type { Repository } from '../db/repo.js';
 import { createMonitoring, secretBoxFor } from './monitoring.js';
 import { createMailer } from '../accounts/mailer.js';
-import { closePagePool, reportPagePoolErrors, warmPagePool } from '../scan/page-pool.js';
+import { closePagePool, reportPagePoolErrors, warmPagePool } from '../scan/parser-threads/page-pool.js';
 import { createChromiumRenderer } from '../render/chromium.js';
 
 export interface Running {
   server: Server;
-  store: StoreRepo;
+  db: Repository;
   url: string;
   stop(): Promise<void>;
 }
@@ -54,25 +54,25 @@ export async function serve(config: Config): Promise<Running> {
     log.warn('TRUST_PROXY=true trusts X-Forwarded-For from any sender: a client can forge its address and pass the per-IP scan limit; set the proxy hop count (e.g. 1) or the proxy addresses instead');
   }
   const box = secretBoxFor(config); // a missing SECRETS_KEY stops start-up before the store is opened
-  let store: StoreRepo;
+  let db: Repository;
   try {
-    store = await createRepo(config);
+    db = await createRepo(config);
   } catch (err) {
     if (err instanceof StoreFileError || err instanceof SchemaVersionError) throw new StartupError(`DATA_DIR: ${err.message}`, 1);
     throw err;
   }
-  if (store instanceof SqliteRepo && store.migration?.backup) {
-    log.info({ schema: store.migration }, 'store schema upgraded');
+  if (db instanceof SqliteRepo && db.migration?.backup) {
+    log.info({ schema: db.migration }, 'store schema upgraded');
   }
   const metrics = createMetrics();
   // A page-parser thread that fails to start is logged, and pages are then read in the main thread.
   reportPagePoolErrors((err) => log.warn({ err }, 'page parser thread failed; reading in the main thread meanwhile'));
   const mailer = createMailer(config, log); // one mailer for sign-in links and owner notifications
   const state = createAppState(config); // one scan bound and one set of running scans for the API and the worker
-  const monitoring = createMonitoring({ config, store, log, state, box, mailer, metrics });
+  const monitoring = createMonitoring({ config, db, log, state, box, mailer, metrics });
   // The browser view when Chromium is installed (started on the first scan); without it scans say it did not run.
   const renderer = createChromiumRenderer({ executablePath: config.CHROMIUM_PATH, concurrency: config.RENDER_CONCURRENCY, log, metrics }) ?? undefined;
-  const app = createApp({ config, store, log, state, box, mailer, metrics, renderer });
+  const app = createApp({ config, db, log, state, box, mailer, metrics, renderer });
   const server = app.listen(config.PORT, config.HOST);
   Object.assign(server, { connectionsCheckingInterval: 1_000 }); // read on 'listening': enforce the timeouts below every 1 s, not Node's 30 s (R8)
   try {
@@ -81,7 +81,7 @@ export async function serve(config: Config): Promise<Running> {
       server.once('error', reject);
     });
   } catch (err) {
-    await store.close();
+    await db.close();
     await closePagePool();
     throw listenFailure(err as NodeJS.ErrnoException, config);
   }
@@ -120,12 +120,12 @@ export async function serve(config: Config): Promise<Running> {
         server.closeIdleConnections();
       });
       await monitoring.stop();
-      await store.close();
+      await db.close();
       await closePagePool();
       await renderer?.close();
       log.info('stopped');
     })());
-  return { server, store, url, stop };
+  return { server, db, url, stop };
 }
 
 /** The one line a failed listen deserves: which setting to change. */

@@ -6,17 +6,17 @@ import { Router, type Request } from 'express';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../lib/config.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Repository } from '../db/repo.js';
 import type { AppState } from '../tools/app-state.js';
 
-export function metricsRouter(deps: { config: Config; store: StoreRepo; metrics: ServiceMetrics; state: AppState }): Router {
-  const { metrics, store, config } = deps;
+export function metricsRouter(deps: { config: Config; db: Repository; metrics: ServiceMetrics; state: AppState }): Router {
+  const { metrics, db, config } = deps;
   metrics.onCollect(async () => {
     const load = deps.state.scanGate.load;
     metrics.scansRunning.set(load.running);
     metrics.scansQueued.set(load.waiting);
     // A store that cannot answer leaves the last figure; the store-error counter and /readyz say why.
-    const oldest = await store.monitoring.oldestPendingDelivery().catch(() => undefined);
+    const oldest = await db.monitoring.oldestPendingDelivery().catch(() => undefined);
     if (oldest !== undefined) metrics.oldestPendingDeliverySeconds.set(oldest ? Math.max(0, Date.now() - oldest.getTime()) / 1000 : 0);
   });
   const allowed = config.METRICS_ALLOW.map(parseRange);

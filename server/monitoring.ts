@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../lib/config.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Repository } from '../db/repo.js';
 import { parseSecretsKey, secretBox, type SecretBox } from '../monitoring/secrets.js';
 import { createMonitoringWorker, type MonitorScan, type MonitoringWorker, type SendMail, type WorkerDeps } from '../monitoring/worker.js';
 import { scanStore } from '../tools/scan-store.js';
@@ -14,7 +14,7 @@ import { spendProScan } from '../accounts/quota.js';
 import { createMailer, type Mailer } from '../accounts/mailer.js';
 import type { Caller, ToolContext } from '../tools/tool.js';
 import { invoke } from '../tools/invoke.js';
-import { toolContext } from '../tools/context.js';
+import { toolContext, type AppParts } from '../tools/context.js';
 import type { AppState } from '../tools/app-state.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 
@@ -42,14 +42,8 @@ export function secretBoxFor(config: Pick<Config, 'SECRETS_KEY' | 'MONGODB_URI' 
   return secretBox(parseSecretsKey(readFileSync(file, 'utf8').trim()));
 }
 
-export function monitorScan(deps: {
-  config: Config;
-  store: StoreRepo;
-  log: Logger;
-  state: AppState;
-  metrics?: ServiceMetrics;
-  scanOverrides?: ToolContext['scanOverrides'];
-}): MonitorScan {
+/** A monitor's scan: a call of scan_store through the one invoke path, on the account's Pro quota; no renderer is passed. */
+export function monitorScan(deps: Omit<AppParts, 'renderer'>): MonitorScan {
   return async ({ origin, accountId }) => {
     // The scan is the account's: its scans page lists it, and it never joins a running scan started by someone else.
     const caller: Caller = { kind: 'pro', keyId: null, accountId, ip: 'monitor', monitor: true };
@@ -58,7 +52,7 @@ export function monitorScan(deps: {
         context: () => toolContext(deps, { caller }),
         // The account's own Pro quota: the counter its keys and console scans spend too.
         count: async () => {
-          if (!(await spendProScan(deps.store, deps.config.PRO_SCANS_PER_30_DAYS, accountId))) throw new QuotaUsedUp();
+          if (!(await spendProScan(deps.db, deps.config.PRO_SCANS_PER_30_DAYS, accountId))) throw new QuotaUsedUp();
         },
       });
       return { scanId: (value as { scan_id: number }).scan_id };
@@ -73,23 +67,23 @@ export function monitorScan(deps: {
 class QuotaUsedUp extends Error {}
 
 /** Owner mail through the console's mailer, to the account's address; a deleted account gets none. */
-export const accountMail = (store: StoreRepo, mailer: Mailer): SendMail => async ({ accountId, subject, text }) => {
-  const account = await store.accounts.getAccount(accountId);
+export const accountMail = (db: Repository, mailer: Mailer): SendMail => async ({ accountId, subject, text }) => {
+  const account = await db.accounts.getAccount(accountId);
   if (account) await mailer.send({ to: account.email, subject, text });
 };
 
 export function createMonitoring(
-  deps: { config: Config; store: StoreRepo; log: Logger; state: AppState; mailer?: Mailer; metrics?: ServiceMetrics; scanOverrides?: ToolContext['scanOverrides'] } & Partial<
+  deps: { config: Config; db: Repository; log: Logger; state: AppState; mailer?: Mailer; metrics?: ServiceMetrics; scanOverrides?: ToolContext['scanOverrides'] } & Partial<
     Pick<WorkerDeps, 'sendMail' | 'now' | 'box' | 'runScan' | 'lookup' | 'allowIPAddressList'>
   >,
 ): MonitoringWorker {
   return createMonitoringWorker({
-    store: deps.store,
+    db: deps.db,
     config: deps.config,
     log: deps.log,
     box: deps.box ?? secretBoxFor(deps.config),
     runScan: deps.runScan ?? monitorScan(deps),
-    sendMail: deps.sendMail ?? accountMail(deps.store, deps.mailer ?? createMailer(deps.config, deps.log)),
+    sendMail: deps.sendMail ?? accountMail(deps.db, deps.mailer ?? createMailer(deps.config, deps.log)),
     now: deps.now,
     metrics: deps.metrics,
     lookup: deps.lookup,

@@ -12,11 +12,11 @@ import { defineTool, type ToolContext } from './tool.js';
 // bounded number, oldest dropped first): a summary then reads the index row only, not the whole stored report.
 const PROTOCOLS_KEPT = 10_000;
 
-async function protocolsOf({ store, app }: ToolContext, scanId: number): Promise<z.output<typeof Protocols> | null> {
+async function protocolsOf({ db, app }: ToolContext, scanId: number): Promise<z.output<typeof Protocols> | null> {
   const kept = app.protocolsByScan;
   const known = kept.get(scanId);
   if (known !== undefined) return known;
-  const scan = await store.getScan(scanId);
+  const scan = await db.getScan(scanId);
   const parsed = Protocols.safeParse((scan?.report as { protocols?: unknown } | undefined)?.protocols);
   const protocols = parsed.success ? parsed.data : null;
   if (scan) {
@@ -36,9 +36,9 @@ export const checkMerchantReadiness = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
   expose: ['mcp', 'functions'],
   async handler(args, ctx) {
-    const { store, baseUrl } = ctx;
+    const { db, baseUrl } = ctx;
     const host = indexHost(args.host);
-    const entry = await store.latestByHost(host);
+    const entry = await db.latestByHost(host);
     if (!entry) throw hostNotScanned(host);
     const protocols = await protocolsOf(ctx, entry.scanId);
     return {

@@ -1,7 +1,7 @@
 // Completion values for prompt and resource-template arguments: host names of the readiness index by prefix (one
 // bounded range read of the store), or the store categories.
 import { VERTICALS } from '../schemas/params.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Repository } from '../db/repo.js';
 import { MAX_STORES } from './prompts/compare-stores.js';
 import type { Completion } from './resources/resource.js';
 
@@ -14,10 +14,10 @@ function hostPrefix(typed: string): string | null {
   return prefix.length <= 253 && /^[a-z0-9.:-]*$/.test(prefix) ? prefix : null;
 }
 
-async function completeHost(store: StoreRepo, typed: string): Promise<string[]> {
+async function completeHost(db: Repository, typed: string): Promise<string[]> {
   if (typed.length > MAX_TYPED_HOST) return [];
   const prefix = hostPrefix(typed);
-  return prefix === null ? [] : store.hostsByPrefix(prefix);
+  return prefix === null ? [] : db.hostsByPrefix(prefix);
 }
 
 /**
@@ -25,19 +25,19 @@ async function completeHost(store: StoreRepo, typed: string): Promise<string[]> 
  * repeats them, so the list is bounded first: at most MAX_STORES entries of host length, or nothing is offered
  * (otherwise a 64 KiB argument would come back a hundred times over).
  */
-async function completeHostList(store: StoreRepo, typed: string): Promise<string[]> {
+async function completeHostList(db: Repository, typed: string): Promise<string[]> {
   if (typed.length > MAX_STORES * MAX_TYPED_HOST) return [];
   const cut = typed.lastIndexOf(',') + 1;
   if (typed.slice(0, cut).split(',').length > MAX_STORES) return []; // the list is full: nothing may be added
   const head = cut > 0 ? `${typed.slice(0, cut).trimEnd()} ` : '';
   const done = new Set(typed.slice(0, cut).split(',').map((h) => h.trim().toLowerCase()));
-  return (await completeHost(store, typed.slice(cut))).filter((h) => !done.has(h)).map((h) => `${head}${h}`);
+  return (await completeHost(db, typed.slice(cut))).filter((h) => !done.has(h)).map((h) => `${head}${h}`);
 }
 
 const completeVertical = (typed: string): string[] => VERTICALS.filter((v) => v.startsWith(typed.trim().toLowerCase()));
 
-export function complete(kind: Completion, store: StoreRepo, typed: string): Promise<string[]> | string[] {
-  if (kind === 'host') return completeHost(store, typed);
-  if (kind === 'hosts') return completeHostList(store, typed);
+export function complete(kind: Completion, db: Repository, typed: string): Promise<string[]> | string[] {
+  if (kind === 'host') return completeHost(db, typed);
+  if (kind === 'hosts') return completeHostList(db, typed);
   return completeVertical(typed);
 }

@@ -2,7 +2,7 @@
 // cancellation and its logger. The logger is made on first use (in practice, on an error).
 import type { Logger } from 'pino';
 import type { Config } from '../lib/config.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Repository } from '../db/repo.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import type { AppState } from './app-state.js';
 import type { Caller, ToolContext } from './tool.js';
@@ -10,7 +10,7 @@ import type { Caller, ToolContext } from './tool.js';
 /** The parts of an app every tool call shares. */
 export interface AppParts {
   config: Config;
-  store: StoreRepo;
+  db: Repository;
   log: Logger;
   state: AppState;
   metrics?: ServiceMetrics;
@@ -29,7 +29,7 @@ export interface CallParts {
 export function toolContext(app: AppParts, call: CallParts): ToolContext {
   let log: Logger | undefined;
   return {
-    store: app.store,
+    db: app.db,
     config: app.config,
     get log() {
       return (log ??= call.log?.() ?? app.log);

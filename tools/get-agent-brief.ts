@@ -1,8 +1,8 @@
 // get_agent_brief: the agent brief of one stored scan (GET /api/v1/scan/{scan_id}/brief.md, Pro): the fixes in
 // order as steps, paste-ready artifacts and the re-scan call, as one markdown file. Reads the stored scan only;
-// the rendering is scan/brief.ts. Story: read → render.
+// the rendering is tools/render-brief.ts. Story: read → render.
 import { z } from 'zod';
-import { renderBrief } from '../scan/brief.js';
+import { renderBrief } from './render-brief.js';
 import { ScanId } from '../schemas/params.js';
 import type { ScanResult } from '../schemas/scan-result.js';
 import { defineTool } from './tool.js';
@@ -21,8 +21,8 @@ export const getAgentBrief = defineTool({
   }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
   expose: [],
-  async handler({ scan_id }, { store, baseUrl }) {
-    const scan = await store.getScan(scan_id);
+  async handler({ scan_id }, { db, baseUrl }) {
+    const scan = await db.getScan(scan_id);
     if (!scan) throw scanNotFound(scan_id, true);
     return { scan_id, host: scan.host, markdown: renderBrief(scan.report as ScanResult, { baseUrl }) };
   },

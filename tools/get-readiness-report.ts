@@ -14,7 +14,7 @@ export const getReadinessReport = defineTool({
   output: ReadinessReport,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
   expose: ['mcp'],
-  async handler(args, { store }) {
-    return latestReport(store, args.host);
+  async handler(args, { db }) {
+    return latestReport(db, args.host);
   },
 });

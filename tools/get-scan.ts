@@ -18,14 +18,14 @@ export const getScan = defineTool({
   output: ScanResult,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
   expose: [],
-  async handler({ scan_id }, { store }) {
-    const scan = await store.getScan(scan_id);
+  async handler({ scan_id }, { db }) {
+    const scan = await db.getScan(scan_id);
     if (!scan) throw scanNotFound(scan_id);
     return scan.report as ScanResult;
   },
   /** The report's text as stored: the JSON bytes the handler's value serialises to. */
-  async storedJson({ scan_id }, { store }) {
-    const scan = await store.getScan(scan_id, 'json');
+  async storedJson({ scan_id }, { db }) {
+    const scan = await db.getScan(scan_id, 'json');
     if (!scan) throw scanNotFound(scan_id);
     return scan.reportJson;
   },

@@ -17,10 +17,10 @@ export const getScoreHistory = defineTool({
   output: ScoreHistory,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
   expose: ['mcp', 'functions'],
-  async handler(args, { store, baseUrl }) {
+  async handler(args, { db, baseUrl }) {
     const host = indexHost(args.host);
     // One more than asked: the oldest row shown needs the scan before it for its change.
-    const rows = await scoreHistory(store, host, args.limit + 1);
+    const rows = await scoreHistory(db, host, args.limit + 1);
     if (rows.length === 0) throw hostNotScanned(host);
     return {
       host,

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { Limit, Vertical } from '../schemas/params.js';
 import { AgentReadyStores } from '../schemas/readiness.js';
-import { AGENT_READY } from '../scan/rubric.js';
+import { AGENT_READY } from '../scan/checks/rubric.js';
 import { VERIFIED_MAX_AGE_DAYS, reportUrl } from './readiness.js';
 import { defineTool } from './tool.js';
 
@@ -16,11 +16,11 @@ export const listAgentReadyStores = defineTool({
   output: AgentReadyStores,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
   expose: ['mcp'],
-  async handler({ vertical, limit }, { store, baseUrl }) {
+  async handler({ vertical, limit }, { db, baseUrl }) {
     const since = new Date(Date.now() - VERIFIED_MAX_AGE_DAYS * 86_400_000);
     const [rows, total] = await Promise.all([
-      store.topStores({ agentReadyOnly: true, since, vertical: vertical ?? null, limit }),
-      store.countStores(vertical ?? null),
+      db.topStores({ agentReadyOnly: true, since, vertical: vertical ?? null, limit }),
+      db.countStores(vertical ?? null),
     ]);
     return {
       stores: rows.map((row) => ({

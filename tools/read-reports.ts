@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import { AppError } from '../lib/errors.js';
 import { ReportsRequest, ReportsResponse, type HostReport } from '../schemas/host-report.js';
-import type { LatestEntry } from '../store/repo.js';
+import type { LatestEntry } from '../db/repo.js';
 import { agentReadyVerified, reportUrl } from './readiness.js';
 import { indexHost } from '../lib/hosts.js';
 import { defineTool } from './tool.js';
@@ -18,9 +18,9 @@ export const readReports = defineTool({
   output: ReportsResponse,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false },
   expose: [],
-  async handler({ hosts }, { store, config }) {
+  async handler({ hosts }, { db, config }) {
     const wanted = hosts.map(indexHost);
-    const latest = await store.latestByHosts([...new Set(wanted)]);
+    const latest = await db.latestByHosts([...new Set(wanted)]);
     const now = new Date();
     return { reports: wanted.map((host) => hostReport(host, latest.get(host), config.BASE_URL, now)) };
   },

@@ -1,15 +1,15 @@
 // Readiness-index facts shared by the read tools: the agent_ready_verified rule (docs/checks.md §9) and the
 // public report link.
 import { AppError, scanNextAction } from '../lib/errors.js';
-import { AGENT_READY } from '../scan/rubric.js';
-import type { LatestEntry } from '../store/repo.js';
+import { AGENT_READY } from '../scan/checks/rubric.js';
+import type { LatestEntry } from '../db/repo.js';
 
 export const VERIFIED_MAX_AGE_DAYS = 90;
 
 /** The agent-ready rule in a merchant's words; pages say "Agent-ready" for it and nothing else. */
 export const AGENT_READY_RULE = `score ${AGENT_READY.minScore} or more, not capped, price, stock and agent access all passing, scanned within ${VERIFIED_MAX_AGE_DAYS} days`;
 
-/** The agent-ready rule of scan/rubric.ts, met at scan time (stored as agentReady), and a recent scan. */
+/** The agent-ready rule of scan/checks/rubric.ts, met at scan time (stored as agentReady), and a recent scan. */
 export function agentReadyVerified(entry: Pick<LatestEntry, 'agentReady' | 'updatedAt'>, now = new Date()): boolean {
   const ageDays = (now.getTime() - entry.updatedAt.getTime()) / 86_400_000;
   return entry.agentReady && ageDays <= VERIFIED_MAX_AGE_DAYS;

@@ -5,16 +5,16 @@
 // its host, is another flight, so a root scan always gets a root result; a monitor's scan runs its own flight.
 import { z } from 'zod';
 import { auditStore } from '../scan/index.js';
-import { isAgentReady } from '../scan/rubric.js';
-import { normaliseScanTarget } from '../scan/url.js';
+import { isAgentReady } from '../scan/checks/rubric.js';
+import { normaliseScanTarget } from '../outbound/url.js';
 import { hostIdentity } from '../lib/hosts.js';
 import { entryVerdict, isPublicEntry } from '../lib/public-entry.js';
 import { performance } from 'node:perf_hooks';
 import { AppError } from '../lib/errors.js';
-import { isStoreUnavailable } from '../lib/store-failure.js';
+import { isDatabaseUnavailable } from '../lib/db-failure.js';
 import { StoreUrl, Vertical } from '../schemas/params.js';
 import { ScanResult } from '../schemas/scan-result.js';
-import type { LatestEntry, RankWindow, StoreRepo } from '../store/repo.js';
+import type { LatestEntry, RankWindow, Repository } from '../db/repo.js';
 import { reportUrl } from './readiness.js';
 import type { Reservation } from './scan-gate.js';
 import { defineTool, type Caller, type ToolContext } from './tool.js';
@@ -52,7 +52,7 @@ interface ScanPlan {
 }
 
 /**
- * The target normalised once under the scanner's rules (scan/url.ts), then a place among the scans allowed to
+ * The target normalised once under the scanner's rules (outbound/url.ts), then a place among the scans allowed to
  * run or wait, or 503 SCANNER_BUSY: a refused target or a full scanner costs the caller no quota.
  */
 function plan({ url, vertical }: { url: string; vertical?: NonNullable<ScanResult['vertical']> }, ctx: ToolContext): ScanPlan {
@@ -85,7 +85,7 @@ async function measured(host: string, scan: () => Promise<ScanResult>, ctx: Tool
     done('ok', { id: result.scan_id, score: result.score, grade: result.grade });
     return result;
   } catch (err) {
-    const known = err instanceof AppError ? err.code : isStoreUnavailable(err) ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR';
+    const known = err instanceof AppError ? err.code : isDatabaseUnavailable(err) ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR';
     done(known, known === 'INTERNAL_ERROR' || known === 'SERVICE_UNAVAILABLE' ? { error: (err as Error).message } : {});
     throw err;
   }
@@ -97,7 +97,7 @@ const flightKey = (target: URL, vertical: string | undefined, caller: Caller): s
   [caller.monitor ? `monitor:${caller.accountId ?? ''}` : 'public', target.href, vertical ?? ''].join(' ');
 
 async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undefined, ctx: ToolContext): Promise<ScanResult> {
-  const { config, store } = ctx;
+  const { config, db } = ctx;
   const { audit, homeUrl } = await auditStore(target, {
     allowPrivate: config.SCAN_ALLOW_PRIVATE,
     maxRequests: config.SCAN_MAX_REQUESTS,
@@ -113,18 +113,18 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
   // Only a scan of the store's own root is its public score (lib/public-entry.ts); a listed store keeps its own
   // vertical (a scan naming another one is ranked in that vertical's window without rewriting the store's).
   const scanned = new URL(audit.url);
-  const previous = await store.latestByHost(audit.host);
+  const previous = await db.latestByHost(audit.host);
   const root = isPublicEntry(scanned); // only a root scan needs the store's entry and owners to be judged
   const { publicEntry, note } = entryVerdict({
     scanned,
     landed: homeUrl ? new URL(homeUrl) : null,
-    entryUrl: root ? await entryUrlOf(store, previous) : null,
-    ownerOrigins: root ? (await store.monitoring.verifiedClaims(audit.host)).map((c) => c.origin) : [],
+    entryUrl: root ? await entryUrlOf(db, previous) : null,
+    ownerOrigins: root ? (await db.monitoring.verifiedClaims(audit.host)).map((c) => c.origin) : [],
   });
   // A listed store keeps its vertical, even none: only its verified owner or the operator sets it.
   const keptVertical = previous ? previous.vertical : (vertical ?? null);
-  const id = await store.allocateScanId();
-  const window = await store.rankWindow(audit.host, {
+  const id = await db.allocateScanId();
+  const window = await db.rankWindow(audit.host, {
     vertical: vertical ?? null,
     asIf: { score: audit.score, grade: audit.grade },
   });
@@ -138,7 +138,7 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
     public_entry_note: note,
   };
   const passing = new Set(result.pillars.flatMap((p) => p.checks.filter((c) => c.status === 'pass').map((c) => c.id)));
-  await store.saveScan({
+  await db.saveScan({
     id,
     host: audit.host,
     vertical: keptVertical,
@@ -157,8 +157,8 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
 }
 
 /** The URL asked by the scan that is the store's public entry now, if it is listed. */
-async function entryUrlOf(store: StoreRepo, entry: LatestEntry | null): Promise<URL | null> {
-  const scan = entry ? await store.getScan(entry.scanId) : null;
+async function entryUrlOf(db: Repository, entry: LatestEntry | null): Promise<URL | null> {
+  const scan = entry ? await db.getScan(entry.scanId) : null;
   const url = (scan?.report as { url?: unknown } | undefined)?.url;
   return typeof url === 'string' && URL.canParse(url) ? new URL(url) : null;
 }

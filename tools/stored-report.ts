@@ -1,14 +1,14 @@
 // The latest public report of a host, or the HOST_NOT_FOUND error the read tools give (unknown and delisted hosts
 // alike: the store hides delisted ones). Shared by get_readiness_report, the report resources and the prompts.
 import { indexHost } from '../lib/hosts.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Repository } from '../db/repo.js';
 import type { ScanResult } from '../schemas/scan-result.js';
 import { hostNotScanned } from './readiness.js';
 
-export async function latestReport(store: StoreRepo, rawHost: string): Promise<ScanResult> {
+export async function latestReport(db: Repository, rawHost: string): Promise<ScanResult> {
   const host = indexHost(rawHost);
-  const entry = await store.latestByHost(host);
-  const scan = entry ? await store.getScan(entry.scanId) : null;
+  const entry = await db.latestByHost(host);
+  const scan = entry ? await db.getScan(entry.scanId) : null;
   if (!scan) throw hostNotScanned(host);
   return scan.report as ScanResult;
 }

@@ -4,8 +4,8 @@
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Config } from '../lib/config.js';
-import type { StoreRepo } from '../store/repo.js';
-import type { PageRenderer } from '../scan/render.js';
+import type { Repository } from '../db/repo.js';
+import type { PageRenderer } from '../scan/fetching/render.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import type { AppState } from './app-state.js';
 
@@ -29,7 +29,7 @@ export interface Caller {
 }
 
 export interface ToolContext {
-  store: StoreRepo;
+  db: Repository;
   config: Config;
   log: Logger;
   caller: Caller;

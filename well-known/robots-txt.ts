@@ -1,7 +1,7 @@
 // GET /robots.txt: every public page is open to search engines and AI agents (the live shopping agents are named,
 // as the audit asks of stores), with a Content-Signal policy and the sitemap. Only starting a scan is closed to
 // crawlers: each one fetches a third-party store and spends a scan quota. Reading stored reports stays open.
-import { LIVE_AGENT_TOKENS } from '../scan/robots.js';
+import { LIVE_AGENT_TOKENS } from '../scan/documents/robots.js';
 import { SITEMAP_PATH } from './sitemap.js';
 
 /**

@@ -4,7 +4,7 @@
 // index of /sitemap-{n}.xml files of at most 50,000 URLs each.
 import { Router, type RequestHandler } from 'express';
 import { VERTICALS } from '../schemas/params.js';
-import type { StoreRepo } from '../store/repo.js';
+import type { Repository } from '../db/repo.js';
 import type { Config } from '../lib/config.js';
 import { methodNotAllowed } from '../http/method-not-allowed.js';
 
@@ -37,8 +37,8 @@ function sitemapIndex(locs: string[]): string {
 }
 
 /** The pages that are not reports: home, the whole index, and each category's index once it has a store. */
-async function pageEntries(store: StoreRepo, baseUrl: string): Promise<Entry[]> {
-  const counts = await Promise.all(VERTICALS.map((v) => store.countStores(v)));
+async function pageEntries(db: Repository, baseUrl: string): Promise<Entry[]> {
+  const counts = await Promise.all(VERTICALS.map((v) => db.countStores(v)));
   return [
     { loc: `${baseUrl}/` },
     { loc: `${baseUrl}/index` },
@@ -47,10 +47,10 @@ async function pageEntries(store: StoreRepo, baseUrl: string): Promise<Entry[]> 
 }
 
 /** Entries [start, end) of the whole list: the pages first, then one report per listed store in index order. */
-async function entriesBetween(store: StoreRepo, baseUrl: string, pages: Entry[], start: number, end: number): Promise<Entry[]> {
+async function entriesBetween(db: Repository, baseUrl: string, pages: Entry[], start: number, end: number): Promise<Entry[]> {
   const fromPages = pages.slice(start, end);
   const limit = end - start - fromPages.length;
-  const rows = limit > 0 ? await store.topStores({ limit, offset: Math.max(0, start - pages.length) }) : [];
+  const rows = limit > 0 ? await db.topStores({ limit, offset: Math.max(0, start - pages.length) }) : [];
   return [...fromPages, ...rows.map((r) => ({ loc: `${baseUrl}/r/${r.scanId}`, lastmod: r.updatedAt }))];
 }
 
@@ -58,24 +58,24 @@ async function entriesBetween(store: StoreRepo, baseUrl: string, pages: Entry[],
  * The XML of /sitemap.xml (page null) or of /sitemap-{page}.xml; null when that file does not exist (children
  * exist only once the URLs no longer fit one file).
  */
-export async function renderSitemap(store: StoreRepo, baseUrl: string, page: number | null, maxUrls = SITEMAP_MAX_URLS): Promise<string | null> {
-  const pages = await pageEntries(store, baseUrl);
-  const total = pages.length + (await store.countStores(null));
+export async function renderSitemap(db: Repository, baseUrl: string, page: number | null, maxUrls = SITEMAP_MAX_URLS): Promise<string | null> {
+  const pages = await pageEntries(db, baseUrl);
+  const total = pages.length + (await db.countStores(null));
   const files = Math.ceil(total / maxUrls);
   if (page === null) {
-    if (files <= 1) return urlset(await entriesBetween(store, baseUrl, pages, 0, total));
+    if (files <= 1) return urlset(await entriesBetween(db, baseUrl, pages, 0, total));
     return sitemapIndex(Array.from({ length: files }, (_, i) => `${baseUrl}${sitemapChildPath(i + 1)}`));
   }
   if (files <= 1 || page > files) return null;
-  return urlset(await entriesBetween(store, baseUrl, pages, (page - 1) * maxUrls, Math.min(total, page * maxUrls)));
+  return urlset(await entriesBetween(db, baseUrl, pages, (page - 1) * maxUrls, Math.min(total, page * maxUrls)));
 }
 
-export function sitemapRouter(deps: { config: Config; store: StoreRepo }): Router {
+export function sitemapRouter(deps: { config: Config; db: Repository }): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const send = (page: (p: string | undefined) => number | null | undefined): RequestHandler =>
     async (req, res, next) => {
       const n = page(req.params.page as string | undefined);
-      const body = n === undefined ? null : await renderSitemap(deps.store, deps.config.BASE_URL, n);
+      const body = n === undefined ? null : await renderSitemap(deps.db, deps.config.BASE_URL, n);
       if (body === null) return next(); // the app's 404 page
       res.setHeader('Content-Type', 'application/xml; charset=utf-8');
       res.setHeader('Cache-Control', SITEMAP_CACHE_CONTROL);

@@ -3,7 +3,7 @@
 // retry numbers come from the code and the running configuration.
 import type { Config } from '../lib/config.js';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES, TEST_EVENT_TYPE } from '../schemas/webhook-event.js';
-import { rubricRow } from '../scan/rubric.js';
+import { rubricRow } from '../scan/checks/rubric.js';
 
 export const WEBHOOKS_DOC_PATH = '/webhooks.md';
 

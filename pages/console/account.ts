@@ -1,7 +1,7 @@
 // The account page: sign out everywhere, and deleting the account (its keys are revoked, its sessions end,
 // its scans stay in the public index without the link to it). Deleting asks for the address to be typed.
 import { Router } from 'express';
-import type { StoreRepo } from '../../store/repo.js';
+import type { Repository } from '../../db/repo.js';
 import type { Config } from '../../lib/config.js';
 import { deleteAccount } from '../../accounts/account.js';
 import { normaliseEmail } from '../../accounts/sign-in.js';
@@ -34,7 +34,7 @@ ${error ? html`<p class="alert alert-error" role="alert">${error}</p>` : ''}
 </section>`);
 }
 
-export function accountRouter(deps: { store: StoreRepo; config: Config }): Router {
+export function accountRouter(deps: { db: Repository; config: Config }): Router {
   const router = Router();
   router.get('/console/account', requireAccount, (_req, res) => void sendConsolePage(res, accountBody(signedIn(res)!)));
   router.post('/console/account/delete', requireAccount, sameSiteForm(deps.config.BASE_URL, { csrf: true }), async (req, res) => {
@@ -42,7 +42,7 @@ export function accountRouter(deps: { store: StoreRepo; config: Config }): Route
     if (normaliseEmail(formFields(req).confirm) !== who.account.email) {
       return sendConsolePage(res, accountBody(who, 'The address typed is not this account’s: nothing was deleted.'), { status: 400 });
     }
-    await deleteAccount(deps.store, who.account.id);
+    await deleteAccount(deps.db, who.account.id);
     clearSessionCookie(res, deps.config.BASE_URL);
     sendConsolePage(res, publicConsolePage('Account deleted', html`<h1>Your account is deleted</h1>
 <p>Its keys no longer work and you are signed out. Your scans remain in the public index.</p>

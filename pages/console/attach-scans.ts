@@ -3,7 +3,7 @@
 // sealed cookie only, attaches those no account or key holds, clears the cookie and returns to the overview with
 // a notice (a redirect, so reloading does not post again).
 import { Router, type Request } from 'express';
-import type { StoreRepo } from '../../store/repo.js';
+import type { Repository } from '../../db/repo.js';
 import { formatTime, gradePill, html, plural, type SafeHtml } from '../html.js';
 import { csrfField, requireAccount, sameSiteForm, signedIn, type SignedIn } from './session.js';
 import { forgetScansBeforeSignIn, scansBeforeSignIn, type ScansCookieDeps } from './scans-before-sign-in.js';
@@ -11,9 +11,9 @@ import { forgetScansBeforeSignIn, scansBeforeSignIn, type ScansCookieDeps } from
 export const ATTACH_PATH = '/console/scans/attach';
 
 /** The section, or nothing when this browser remembers no scan that is still free to add. */
-export async function scansBeforeSignInSection(req: Request, deps: ScansCookieDeps & { store: StoreRepo }, who: SignedIn): Promise<SafeHtml> {
+export async function scansBeforeSignInSection(req: Request, deps: ScansCookieDeps & { db: Repository }, who: SignedIn): Promise<SafeHtml> {
   const ids = scansBeforeSignIn(req, deps);
-  const scans = ids.length > 0 ? await deps.store.accounts.unownedScans(ids) : [];
+  const scans = ids.length > 0 ? await deps.db.accounts.unownedScans(ids) : [];
   if (scans.length === 0) return html``;
   return html`<section class="card" aria-labelledby="before-h" data-testid="scans-before-sign-in">
   <h2 id="before-h">Scans from this browser before you signed in</h2>
@@ -44,11 +44,11 @@ export function attachedNotice(value: unknown): SafeHtml {
     : html`<p class="alert alert-ok" role="status">Nothing was added: those scans were removed or already belong to an account.</p>`;
 }
 
-export function attachScansRouter(deps: ScansCookieDeps & { store: StoreRepo }): Router {
+export function attachScansRouter(deps: ScansCookieDeps & { db: Repository }): Router {
   const router = Router();
   router.post(ATTACH_PATH, requireAccount, sameSiteForm(deps.config.BASE_URL, { csrf: true }), async (req, res) => {
     const who = signedIn(res)!;
-    const added = await deps.store.accounts.attachScansToAccount(who.account.id, scansBeforeSignIn(req, deps));
+    const added = await deps.db.accounts.attachScansToAccount(who.account.id, scansBeforeSignIn(req, deps));
     forgetScansBeforeSignIn(res, deps.config.BASE_URL);
     res.redirect(303, `/console?attached=${added}`);
   });

@@ -3,9 +3,9 @@
 // Markdown is rendered by markdown-it with raw HTML off, so store text quoted in the brief stays text.
 import type { RequestHandler } from 'express';
 import MarkdownIt from 'markdown-it';
-import type { StoreRepo } from '../../store/repo.js';
+import type { Repository } from '../../db/repo.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
-import { renderBrief } from '../../scan/brief.js';
+import { renderBrief } from '../../tools/render-brief.js';
 import { html, raw, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
 import { signedIn } from './session.js';
@@ -25,10 +25,10 @@ export function renderBriefPage(scan: { id: number; host: string; report: unknow
   };
 }
 
-export function briefPage(deps: { store: StoreRepo; config: { BASE_URL: string } }): RequestHandler {
+export function briefPage(deps: { db: Repository; config: { BASE_URL: string } }): RequestHandler {
   return async (req, res) => {
     const id = String(req.params.scan_id);
-    const scan = /^[1-9]\d{0,14}$/.test(id) ? await deps.store.getScan(Number(id)) : null;
+    const scan = /^[1-9]\d{0,14}$/.test(id) ? await deps.db.getScan(Number(id)) : null;
     const who = signedIn(res)!;
     if (!scan) {
       sendConsolePage(res, consolePage('Brief not found', who, null, html`<h1>There is no such report</h1><p>The link may be mistyped. <a href="/console/scans">Your scans</a> list the reports you can open.</p>`), { status: 404 });

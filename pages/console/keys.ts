@@ -1,7 +1,7 @@
 // The keys page: the account's Pro keys (id, name, created, last used, scans in 30 days, state), a form to
 // create one (shown once, with a copy button) and a revoke button per active key with a confirmation step.
 import { Router } from 'express';
-import type { StoreRepo } from '../../store/repo.js';
+import type { Repository } from '../../db/repo.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
 import { accountKeys, createAccountKey, firstSendOfForm, keyName, MAX_ACTIVE_KEYS, revokeAccountKey, type AccountKey } from '../../accounts/console-keys.js';
@@ -31,8 +31,8 @@ ${keys.map(
 </tbody></table></div>`;
 }
 
-async function renderKeys(store: StoreRepo, who: ConsoleLocals, extra: { created?: { key: string; id: string }; error?: string } = {}) {
-  const keys = await accountKeys(store, who.account.id);
+async function renderKeys(db: Repository, who: ConsoleLocals, extra: { created?: { key: string; id: string }; error?: string } = {}) {
+  const keys = await accountKeys(db, who.account.id);
   const active = keys.filter((k) => !k.revokedAt).length;
   return consolePage('API keys', who, 'keys', html`<h1>API keys</h1>
 <p>Send a key as <code>Authorization: Bearer &lt;key&gt;</code>. It raises your scan quota, links every scan to this console, and opens the bulk read and the agent brief. See <a href="/auth.md">the API key guide</a>.</p>
@@ -55,36 +55,36 @@ ${keysTable(keys)}
 </form>`);
 }
 
-export function keysRouter(deps: { store: StoreRepo; config: Config }): Router {
-  const { store } = deps;
+export function keysRouter(deps: { db: Repository; config: Config }): Router {
+  const { db } = deps;
   const router = Router();
   const form = sameSiteForm(deps.config.BASE_URL, { csrf: true });
 
   router.get('/console/keys', requireAccount, async (_req, res) => {
-    sendConsolePage(res, await renderKeys(store, signedIn(res)!));
+    sendConsolePage(res, await renderKeys(db, signedIn(res)!));
   });
 
   router.post('/console/keys', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
     const now = new Date();
     const body = formFields(req);
-    if (isSecretShaped(body.request) && !(await firstSendOfForm(store, who.account.id, body.request, now))) {
+    if (isSecretShaped(body.request) && !(await firstSendOfForm(db, who.account.id, body.request, now))) {
       const error = 'This form was already sent, and its key was shown then. Create a new key if you did not copy it (and revoke the other).';
-      return sendConsolePage(res, await renderKeys(store, who, { error }), { status: 409 });
+      return sendConsolePage(res, await renderKeys(db, who, { error }), { status: 409 });
     }
     try {
-      const { key, record } = await createAccountKey(store, who.account, keyName(body.name, now), now);
-      sendConsolePage(res, await renderKeys(store, who, { created: { key, id: record.id } }), { status: 201 });
+      const { key, record } = await createAccountKey(db, who.account, keyName(body.name, now), now);
+      sendConsolePage(res, await renderKeys(db, who, { created: { key, id: record.id } }), { status: 201 });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      sendConsolePage(res, await renderKeys(store, who, { error: err.message }), { status: 409 });
+      sendConsolePage(res, await renderKeys(db, who, { error: err.message }), { status: 409 });
     }
   });
 
   // The confirmation step: a page naming the key, whose button sends the revoke.
   router.get('/console/keys/:id/revoke', requireAccount, async (req, res) => {
     const who = signedIn(res)!;
-    const key = (await accountKeys(store, who.account.id)).find((k) => k.id === req.params.id && !k.revokedAt);
+    const key = (await accountKeys(db, who.account.id)).find((k) => k.id === req.params.id && !k.revokedAt);
     if (!key) return void res.redirect(303, '/console/keys');
     sendConsolePage(res, consolePage('Revoke key', who, 'keys', html`<section class="card">
 <h1>Revoke key <code>${key.id}</code> (${key.name})?</h1>
@@ -97,9 +97,9 @@ export function keysRouter(deps: { store: StoreRepo; config: Config }): Router {
   router.post('/console/keys/:id/revoke', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
     const id = String(req.params.id);
-    const done = KEY_ID.test(id) && (await revokeAccountKey(store, who.account.id, id));
+    const done = KEY_ID.test(id) && (await revokeAccountKey(db, who.account.id, id));
     if (!done) {
-      return sendConsolePage(res, await renderKeys(store, who, { error: 'There is no such key in this account.' }), { status: 404 });
+      return sendConsolePage(res, await renderKeys(db, who, { error: 'There is no such key in this account.' }), { status: 404 });
     }
     res.redirect(303, '/console/keys');
   });

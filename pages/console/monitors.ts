@@ -1,11 +1,11 @@
 // The monitors page: the account's monitored hosts (daily or weekly re-scans, at most 10), each with its last run
 // and next due time, a form to add one for a verified store, and a remove button.
 import { Router } from 'express';
-import type { StoreRepo } from '../../store/repo.js';
+import type { Repository } from '../../db/repo.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
 import { addMonitor, MAX_MONITORS_PER_ACCOUNT } from '../../monitoring/monitors.js';
-import type { Monitor } from '../../store/monitoring-repo.js';
+import type { Monitor } from '../../db/monitoring-repo.js';
 import { formatTime, html, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
 import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals, formFields } from './session.js';
@@ -29,8 +29,8 @@ ${monitors.map(
 </tbody></table></div>`;
 }
 
-async function renderMonitors(store: StoreRepo, who: ConsoleLocals, error?: string): Promise<SafeHtml> {
-  const [monitors, claims] = await Promise.all([store.monitoring.listMonitors(who.account.id), store.monitoring.listClaims(who.account.id)]);
+async function renderMonitors(db: Repository, who: ConsoleLocals, error?: string): Promise<SafeHtml> {
+  const [monitors, claims] = await Promise.all([db.monitoring.listMonitors(who.account.id), db.monitoring.listClaims(who.account.id)]);
   const monitored = new Set(monitors.map((m) => m.host));
   const candidates = claims.filter((c) => c.verifiedAt && !monitored.has(c.host));
   return consolePage('Monitors', who, 'monitors', html`<h1>Monitors</h1>
@@ -49,30 +49,30 @@ ${candidates.length === 0
 </form>`}`);
 }
 
-export function monitorsRouter(deps: { store: StoreRepo; config: Config }): Router {
-  const { store, config } = deps;
+export function monitorsRouter(deps: { db: Repository; config: Config }): Router {
+  const { db, config } = deps;
   const router = Router();
   const form = sameSiteForm(config.BASE_URL, { csrf: true });
 
   router.get('/console/monitors', requireAccount, async (_req, res) => {
-    sendConsolePage(res, await renderMonitors(store, signedIn(res)!));
+    sendConsolePage(res, await renderMonitors(db, signedIn(res)!));
   });
 
   router.post('/console/monitors', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
     try {
-      await addMonitor({ store }, who.account.id, { host: String(formFields(req).host ?? ''), cadence: formFields(req).cadence });
+      await addMonitor({ db }, who.account.id, { host: String(formFields(req).host ?? ''), cadence: formFields(req).cadence });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      return sendConsolePage(res, await renderMonitors(store, who, err.message), { status: 400 });
+      return sendConsolePage(res, await renderMonitors(db, who, err.message), { status: 400 });
     }
     res.redirect(303, '/console/monitors');
   });
 
   router.post('/console/monitors/remove', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
-    const removed = await store.monitoring.removeMonitor(who.account.id, String(formFields(req).id ?? ''));
-    if (!removed) return sendConsolePage(res, await renderMonitors(store, who, 'There is no such monitor in this account.'), { status: 404 });
+    const removed = await db.monitoring.removeMonitor(who.account.id, String(formFields(req).id ?? ''));
+    if (!removed) return sendConsolePage(res, await renderMonitors(db, who, 'There is no such monitor in this account.'), { status: 404 });
     res.redirect(303, '/console/monitors');
   });
   return router;

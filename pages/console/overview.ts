@@ -2,7 +2,7 @@
 // limiters' own counters (so the figures are what the RateLimit headers of the next scan say), the latest
 // scans, and the scans this browser ran before signing in, offered to the account (attach-scans.ts).
 import type { RequestHandler } from 'express';
-import type { StoreRepo } from '../../store/repo.js';
+import type { Repository } from '../../db/repo.js';
 import type { Guards } from '../../http/guards.js';
 import { bar, html, plural, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
@@ -11,15 +11,15 @@ import { scansTable } from './scans.js';
 import { attachedNotice, scansBeforeSignInSection } from './attach-scans.js';
 import type { ScansCookieDeps } from './scans-before-sign-in.js';
 
-export function overviewPage(deps: { store: StoreRepo; guards: Guards } & ScansCookieDeps): RequestHandler {
+export function overviewPage(deps: { db: Repository; guards: Guards } & ScansCookieDeps): RequestHandler {
   return async (req, res) => {
     const who = signedIn(res)!;
     const [usage, recent, claims, monitors, endpoints, scansBefore] = await Promise.all([
       deps.guards.proUsage({ accountId: who.account.id, keyId: null }),
-      deps.store.accounts.scansOfAccount(who.account.id, { limit: 5 }),
-      deps.store.monitoring.listClaims(who.account.id),
-      deps.store.monitoring.listMonitors(who.account.id),
-      deps.store.monitoring.listEndpoints(who.account.id),
+      deps.db.accounts.scansOfAccount(who.account.id, { limit: 5 }),
+      deps.db.monitoring.listClaims(who.account.id),
+      deps.db.monitoring.listMonitors(who.account.id),
+      deps.db.monitoring.listEndpoints(who.account.id),
       scansBeforeSignInSection(req, deps, who),
     ]);
     const steps = gettingStarted({ verified: claims.some((c) => c.verifiedAt), monitored: monitors.length > 0, hooked: endpoints.length > 0 });

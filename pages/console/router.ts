@@ -4,7 +4,7 @@
 import express, { Router, type ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../../lib/config.js';
-import type { StoreRepo } from '../../store/repo.js';
+import type { Repository } from '../../db/repo.js';
 import type { Guards } from '../../http/guards.js';
 import type { AppState } from '../../tools/app-state.js';
 import { createMailer, type Mailer } from '../../accounts/mailer.js';
@@ -28,7 +28,7 @@ import type { SecretBox } from '../../monitoring/secrets.js';
 
 export interface ConsoleDeps {
   config: Config;
-  store: StoreRepo;
+  db: Repository;
   log: Logger;
   guards: Guards;
   /** The app's state: verification checks take their places within its scan bound. */
@@ -41,7 +41,7 @@ export interface ConsoleDeps {
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 export function consoleRouter(deps: ConsoleDeps): Router {
-  const { config, store } = deps;
+  const { config, db } = deps;
   const mailer = deps.mailer ?? createMailer(config, deps.log);
   const router = Router({ caseSensitive: true, strict: false });
 
@@ -53,9 +53,9 @@ export function consoleRouter(deps: ConsoleDeps): Router {
 
   const pages = Router({ caseSensitive: true, strict: false });
   pages.use(express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 }));
-  pages.use(loadSession(store, config.BASE_URL));
-  pages.use(pruneNowAndThen(store));
-  pages.use(signInRouter({ store, config, mailer }));
+  pages.use(loadSession(db, config.BASE_URL));
+  pages.use(pruneNowAndThen(db));
+  pages.use(signInRouter({ db, config, mailer }));
   pages.get('/console', requireAccount, overviewPage(deps));
   pages.get('/console/scans', requireAccount, scansPage(deps));
   pages.use(attachScansRouter(deps));
@@ -76,13 +76,13 @@ export function consoleRouter(deps: ConsoleDeps): Router {
 const isConsolePath = (path: string): boolean => path === '/console' || path.startsWith('/console/');
 
 /** Expired tokens and sessions go now and then (MongoDB's TTL indexes do it too). */
-function pruneNowAndThen(store: StoreRepo): express.RequestHandler {
+function pruneNowAndThen(db: Repository): express.RequestHandler {
   let last = 0;
   return (_req, _res, next) => {
     const now = Date.now();
     if (now - last >= PRUNE_EVERY_MS) {
       last = now;
-      store.accounts.pruneExpired(new Date(now)).catch(() => undefined); // housekeeping; reads filter expiry anyway
+      db.accounts.pruneExpired(new Date(now)).catch(() => undefined); // housekeeping; reads filter expiry anyway
     }
     next();
   };

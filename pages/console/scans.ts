@@ -2,8 +2,8 @@
 // first, 50 a page (keyset pages: one indexed read whatever the number of scans), with the change against the
 // host's previous scan, filterable by host.
 import type { RequestHandler } from 'express';
-import type { StoreRepo } from '../../store/repo.js';
-import type { OwnedScan } from '../../store/accounts-repo.js';
+import type { Repository } from '../../db/repo.js';
+import type { OwnedScan } from '../../db/accounts-repo.js';
 import { formatTime, gradePill, html, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
 import { signedIn } from './session.js';
@@ -48,12 +48,12 @@ function hostFilter(value: unknown): string | undefined {
   }
 }
 
-export function scansPage(deps: { store: StoreRepo }): RequestHandler {
+export function scansPage(deps: { db: Repository }): RequestHandler {
   return async (req, res) => {
     const who = signedIn(res)!;
     const host = hostFilter(req.query.host);
     const before = typeof req.query.before === 'string' && /^\d{1,15}$/.test(req.query.before) ? Number(req.query.before) : undefined;
-    const rows = await deps.store.accounts.scansOfAccount(who.account.id, { host, beforeId: before, limit: SCANS_PER_PAGE + 1 });
+    const rows = await deps.db.accounts.scansOfAccount(who.account.id, { host, beforeId: before, limit: SCANS_PER_PAGE + 1 });
     const page = rows.slice(0, SCANS_PER_PAGE);
     const more = rows.length > SCANS_PER_PAGE;
     const q = (extra: Record<string, string>) => new URLSearchParams({ ...(host ? { host } : {}), ...extra }).toString();

@@ -2,13 +2,13 @@
 // requireAccount sends everyone else to the sign-in page, and sameSiteForm refuses (403, before any change)
 // a POST from another site or without the session's CSRF token. Every console form carries csrfField.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { StoreRepo } from '../../store/repo.js';
+import type { Repository } from '../../db/repo.js';
 import { csrfTokenOf, resumeSession, type LiveSession } from '../../accounts/sessions.js';
 import { sameSecret } from '../../accounts/secrets.js';
 import { cookieOf, fromOwnSite, sessionCookie } from '../../lib/same-site.js';
 import { html, type SafeHtml } from '../html.js';
 import { AppError } from '../../lib/errors.js';
-import type { AccountRecord } from '../../store/accounts-repo.js';
+import type { AccountRecord } from '../../db/accounts-repo.js';
 
 /** Who is signed in, as every console page needs it: the account and the CSRF token of its forms. */
 export interface SignedIn {
@@ -41,11 +41,11 @@ export function clearSessionCookie(res: Response, baseUrl: string): void {
 }
 
 /** Resolves the session cookie (sliding its end) into res.locals.console; a dead cookie is cleared. */
-export function loadSession(store: StoreRepo, baseUrl: string): RequestHandler {
+export function loadSession(db: Repository, baseUrl: string): RequestHandler {
   return async (req, res, next) => {
     const token = cookieOf(req, sessionCookie(baseUrl).name);
     if (token === undefined) return next();
-    const session = await resumeSession(store, token);
+    const session = await resumeSession(db, token);
     if (!session) {
       clearSessionCookie(res, baseUrl);
       return next();
@@ -57,9 +57,9 @@ export function loadSession(store: StoreRepo, baseUrl: string): RequestHandler {
 }
 
 /** The signed-in account of a request outside the console (the home page says who scans), or null. */
-export async function accountOfRequest(store: StoreRepo, req: Request, baseUrl: string): Promise<AccountRecord | null> {
+export async function accountOfRequest(db: Repository, req: Request, baseUrl: string): Promise<AccountRecord | null> {
   const token = cookieOf(req, sessionCookie(baseUrl).name);
-  return token === undefined ? null : ((await resumeSession(store, token))?.account ?? null);
+  return token === undefined ? null : ((await resumeSession(db, token))?.account ?? null);
 }
 
 /** Only paths of this site, so a sign-in link can never send anyone elsewhere. */

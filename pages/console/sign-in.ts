@@ -3,7 +3,7 @@
 // and sign-out here or everywhere.
 import { Router, type Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import type { StoreRepo } from '../../store/repo.js';
+import type { Repository } from '../../db/repo.js';
 import type { Config } from '../../lib/config.js';
 import type { Mailer } from '../../accounts/mailer.js';
 import { confirmSignIn, hasHiddenCharacters, normaliseEmail, previewSignIn, requestSignIn } from '../../accounts/sign-in.js';
@@ -13,7 +13,7 @@ import { publicConsolePage, sendConsolePage } from './layout.js';
 import { clearSessionCookie, requireAccount, safeReturnTo, sameSiteForm, setSessionCookie, signedIn, formFields } from './session.js';
 
 export interface SignInDeps {
-  store: StoreRepo;
+  db: Repository;
   config: Config;
   mailer: Mailer;
 }
@@ -36,7 +36,7 @@ ${message ? html`<p class="alert alert-error" role="alert">${message}</p>` : ''}
 }
 
 export function signInRouter(deps: SignInDeps): Router {
-  const { store, config, mailer } = deps;
+  const { db, config, mailer } = deps;
   const router = Router();
   const fromSite = sameSiteForm(config.BASE_URL, { csrf: false });
   const withCsrf = sameSiteForm(config.BASE_URL, { csrf: true });
@@ -57,7 +57,7 @@ export function signInRouter(deps: SignInDeps): Router {
       return sendConsolePage(res, signInForm(next, message, typed && !hasHiddenCharacters(typed) ? typed : ''), { status: 400 });
     }
     const result = await requestSignIn(
-      { store, mailer, baseUrl: config.BASE_URL, limits: { perAddress: config.SIGN_IN_MAILS_PER_ADDRESS_PER_HOUR, perIp: config.SIGN_IN_MAILS_PER_IP_PER_HOUR } },
+      { db, mailer, baseUrl: config.BASE_URL, limits: { perAddress: config.SIGN_IN_MAILS_PER_ADDRESS_PER_HOUR, perIp: config.SIGN_IN_MAILS_PER_IP_PER_HOUR } },
       { email, ip: ipKeyOf(req), returnTo: next },
     );
     if (result.outcome === 'limited') {
@@ -89,7 +89,7 @@ export function signInRouter(deps: SignInDeps): Router {
   // Opening the link never signs in: it shows which address would be signed in, with a button.
   router.get('/console/sign-in/confirm', async (req, res) => {
     const token = one(req.query.token);
-    const pending = await previewSignIn(store, token);
+    const pending = await previewSignIn(db, token);
     const headers = { 'Referrer-Policy': 'no-referrer' };
     if (!pending) return sendConsolePage(res, expiredLinkPage(), { status: 400, headers });
     sendConsolePage(
@@ -107,25 +107,25 @@ export function signInRouter(deps: SignInDeps): Router {
 
   router.post('/console/sign-in/confirm', fromSite, async (req, res) => {
     const body = formFields(req);
-    const done = await confirmSignIn(store, body.token, normaliseEmail(body.email));
+    const done = await confirmSignIn(db, body.token, normaliseEmail(body.email));
     if (!done) return sendConsolePage(res, expiredLinkPage(), { status: 400, headers: { 'Referrer-Policy': 'no-referrer' } });
     // A new session id at every sign-in; any session this browser had is ended first.
     const previous = signedIn(res);
-    if (previous) await endSession(store, previous.session);
-    const session = await startSession(store, done.account);
+    if (previous) await endSession(db, previous.session);
+    const session = await startSession(db, done.account);
     setSessionCookie(res, config.BASE_URL, session.token, session.expiresAt);
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(303, safeReturnTo(done.returnTo) ?? '/console');
   });
 
   router.post('/console/sign-out', requireAccount, withCsrf, async (_req, res) => {
-    await endSession(store, signedIn(res)!.session);
+    await endSession(db, signedIn(res)!.session);
     clearSessionCookie(res, config.BASE_URL);
     res.redirect(303, '/console/sign-in');
   });
 
   router.post('/console/sign-out-everywhere', requireAccount, withCsrf, async (_req, res) => {
-    await endAllSessions(store, signedIn(res)!.account.id);
+    await endAllSessions(db, signedIn(res)!.account.id);
     clearSessionCookie(res, config.BASE_URL);
     res.redirect(303, '/console/sign-in');
   });

@@ -2,13 +2,13 @@
 // in /.well-known/store-readiness.txt) and its state, a form to claim a store, and a "Verify now" button per host.
 // A verified owner of a listed store sets its vertical here (scans never change it; docs/decisions.md "API").
 import { Router } from 'express';
-import type { LatestEntry, StoreRepo } from '../../store/repo.js';
+import type { LatestEntry, Repository } from '../../db/repo.js';
 import { VERTICALS } from '../../schemas/params.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
 import { claimHost, META_NAME, takeVerifyCheck, verifyHost, VERIFY_CHECKS_PER_HOUR, WELL_KNOWN_PATH } from '../../monitoring/ownership.js';
 import type { AppState } from '../../tools/app-state.js';
-import type { OwnershipClaim } from '../../store/monitoring-repo.js';
+import type { OwnershipClaim } from '../../db/monitoring-repo.js';
 import { formatDate, html, verticalLabel, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
 import { csrfField, requireAccount, sameSiteForm, signedIn, type ConsoleLocals, formFields } from './session.js';
@@ -48,9 +48,9 @@ function claimCard(c: OwnershipClaim, listed: LatestEntry | undefined, csrf: str
 </section>`;
 }
 
-async function renderStores(store: StoreRepo, who: ConsoleLocals, notice: Notice = {}): Promise<SafeHtml> {
-  const claims = await store.monitoring.listClaims(who.account.id);
-  const listed = await store.latestByHosts(claims.filter((c) => c.verifiedAt).map((c) => c.host));
+async function renderStores(db: Repository, who: ConsoleLocals, notice: Notice = {}): Promise<SafeHtml> {
+  const claims = await db.monitoring.listClaims(who.account.id);
+  const listed = await db.latestByHosts(claims.filter((c) => c.verifiedAt).map((c) => c.host));
   return consolePage('Stores', who, 'stores', html`<h1>Your stores</h1>
 <p>Prove you own a store to monitor it, receive its webhooks and show “Owner verified” on its public report.</p>
 ${notice.error ? html`<p class="alert alert-error" role="alert">${notice.error}</p>` : ''}
@@ -64,8 +64,8 @@ ${claims.length === 0 ? html`<p class="empty">No stores yet. Claim one below.</p
 </form>`);
 }
 
-export function storesRouter(deps: { store: StoreRepo; config: Config; state: AppState }): Router {
-  const { store, config } = deps;
+export function storesRouter(deps: { db: Repository; config: Config; state: AppState }): Router {
+  const { db, config } = deps;
   const router = Router();
   const form = sameSiteForm(config.BASE_URL, { csrf: true });
 
@@ -74,26 +74,26 @@ export function storesRouter(deps: { store: StoreRepo; config: Config; state: Ap
   router.get('/console/stores', requireAccount, async (req, res) => {
     const who = signedIn(res)!;
     const host = typeof req.query.verified === 'string' ? req.query.verified : '';
-    const claim = host ? await store.monitoring.getClaim(who.account.id, host) : null;
-    sendConsolePage(res, await renderStores(store, who, claim?.verifiedAt ? { ok: `${claim.host} is verified.` } : {}));
+    const claim = host ? await db.monitoring.getClaim(who.account.id, host) : null;
+    sendConsolePage(res, await renderStores(db, who, claim?.verifiedAt ? { ok: `${claim.host} is verified.` } : {}));
   });
 
   router.post('/console/stores', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
     try {
-      const claim = await claimHost({ store, config }, who.account.id, String(formFields(req).url ?? ''));
-      sendConsolePage(res, await renderStores(store, who, { ok: `Publish the token for ${claim.host}, then press Verify now.` }), { status: 201 });
+      const claim = await claimHost({ db, config }, who.account.id, String(formFields(req).url ?? ''));
+      sendConsolePage(res, await renderStores(db, who, { ok: `Publish the token for ${claim.host}, then press Verify now.` }), { status: 201 });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      sendConsolePage(res, await renderStores(store, who, { error: err.message }), { status: 400 });
+      sendConsolePage(res, await renderStores(db, who, { error: err.message }), { status: 400 });
     }
   });
 
   router.post('/console/stores/verify', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
     const host = String(formFields(req).host ?? '');
-    const claim = host ? await store.monitoring.getClaim(who.account.id, host) : null;
-    if (!claim) return sendConsolePage(res, await renderStores(store, who, { error: 'This account has not claimed that store.' }), { status: 404 });
+    const claim = host ? await db.monitoring.getClaim(who.account.id, host) : null;
+    if (!claim) return sendConsolePage(res, await renderStores(db, who, { error: 'This account has not claimed that store.' }), { status: 404 });
     // A check fetches the store as a scan does: it takes a place within the scan bound, and the account's hourly
     // checks; a refusal (busy scanner, checks used up) fetches nothing and spends nothing.
     let place;
@@ -101,37 +101,37 @@ export function storesRouter(deps: { store: StoreRepo; config: Config; state: Ap
       place = deps.state.scanGate.reserve();
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      return sendConsolePage(res, await renderStores(store, who, { error: err.message }), { status: 503, headers: err.headers });
+      return sendConsolePage(res, await renderStores(db, who, { error: err.message }), { status: 503, headers: err.headers });
     }
-    const allowed = await takeVerifyCheck(store, who.account.id);
+    const allowed = await takeVerifyCheck(db, who.account.id);
     if (!allowed.ok) {
       place.release();
       const error = `This account has used its ${VERIFY_CHECKS_PER_HOUR} verification checks of this hour. Try again in ${Math.ceil(allowed.retryAfterSeconds / 60)} minutes.`;
-      return sendConsolePage(res, await renderStores(store, who, { error }), { status: 429, headers: { 'Retry-After': String(allowed.retryAfterSeconds) } });
+      return sendConsolePage(res, await renderStores(db, who, { error }), { status: 429, headers: { 'Retry-After': String(allowed.retryAfterSeconds) } });
     }
-    const result = await place.run(() => verifyHost({ store, config }, who.account.id, claim.host));
-    if (!result.verified) return sendConsolePage(res, await renderStores(store, who, { error: result.message }), { status: 422 });
+    const result = await place.run(() => verifyHost({ db, config }, who.account.id, claim.host));
+    if (!result.verified) return sendConsolePage(res, await renderStores(db, who, { error: result.message }), { status: 422 });
     res.redirect(303, `/console/stores?verified=${encodeURIComponent(claim.host)}`);
   });
 
   // Only the verified owner of a listed store; every refusal changes nothing stored.
   router.post('/console/stores/vertical', requireAccount, form, async (req, res) => {
     const who = signedIn(res)!;
-    const refuse = async (status: number, error: string) => sendConsolePage(res, await renderStores(store, who, { error }), { status });
+    const refuse = async (status: number, error: string) => sendConsolePage(res, await renderStores(db, who, { error }), { status });
     const host = String(formFields(req).host ?? '');
-    const claim = host ? await store.monitoring.getClaim(who.account.id, host) : null;
+    const claim = host ? await db.monitoring.getClaim(who.account.id, host) : null;
     if (!claim) return refuse(404, 'This account has not claimed that store.');
     if (!claim.verifiedAt) return refuse(403, `Verify that you own ${claim.host} before setting its category.`);
     const vertical = String(formFields(req).vertical ?? '');
     let done;
     try {
-      done = await store.setVertical(claim.host, vertical);
+      done = await db.setVertical(claim.host, vertical);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       return refuse(400, err.message);
     }
     if (!done) return refuse(409, `${claim.host} is not in the public index (never scanned at its homepage, or delisted).`);
-    sendConsolePage(res, await renderStores(store, who, { ok: `${claim.host} is now listed in ${verticalLabel(vertical)}.` }));
+    sendConsolePage(res, await renderStores(db, who, { ok: `${claim.host} is now listed in ${verticalLabel(vertical)}.` }));
   });
   return router;
 }

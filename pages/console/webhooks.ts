@@ -2,10 +2,10 @@
 // with its events, secret rotation, "Send test event", turning it back on, removal, and its last 100 deliveries
 // (event, attempt, status, duration) each with "Resend". The format is documented at /webhooks.md.
 import { Router, type Response } from 'express';
-import type { StoreRepo } from '../../store/repo.js';
+import type { Repository } from '../../db/repo.js';
 import type { Config } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
-import { ATTEMPTS_KEPT_PER_ENDPOINT, type WebhookEndpoint } from '../../store/monitoring-repo.js';
+import { ATTEMPTS_KEPT_PER_ENDPOINT, type WebhookEndpoint } from '../../db/monitoring-repo.js';
 import { addEndpoint, enableEndpoint, MAX_ENDPOINTS_PER_ACCOUNT, ownEndpoint, resend, rotateSecret, sendTestEvent, setEvents } from '../../monitoring/endpoints.js';
 import type { SecretBox } from '../../monitoring/secrets.js';
 import { EVENT_DESCRIPTIONS, EVENT_TYPES } from '../../schemas/webhook-event.js';
@@ -42,8 +42,8 @@ ${EVENT_TYPES.map((t) => html`<label class="check-option"><input type="checkbox"
 const state = (e: WebhookEndpoint): SafeHtml =>
   e.disabledAt ? html`<span class="status status-fail">disabled ${formatDate(e.disabledAt)}: ${e.disabledReason ?? ''}</span>` : html`<span class="status status-pass">active</span>`;
 
-async function renderList(store: StoreRepo, who: ConsoleLocals, n: Notice = {}): Promise<SafeHtml> {
-  const endpoints = await store.monitoring.listEndpoints(who.account.id);
+async function renderList(db: Repository, who: ConsoleLocals, n: Notice = {}): Promise<SafeHtml> {
+  const endpoints = await db.monitoring.listEndpoints(who.account.id);
   return consolePage('Webhooks', who, 'webhooks', html`<h1>Webhooks</h1>
 <p>Every scan of a store you have <a href="/console/stores">verified</a>, by anyone, can send events to your endpoints, signed per Standard Webhooks. See <a href="/webhooks.md">the webhook format</a>.</p>
 ${notice(n)}
@@ -63,8 +63,8 @@ ${endpoints.length === 0
 </form>`);
 }
 
-async function renderEndpoint(store: StoreRepo, who: ConsoleLocals, endpoint: WebhookEndpoint, n: Notice = {}): Promise<SafeHtml> {
-  const attempts = await store.monitoring.listAttempts(endpoint.id, ATTEMPTS_KEPT_PER_ENDPOINT);
+async function renderEndpoint(db: Repository, who: ConsoleLocals, endpoint: WebhookEndpoint, n: Notice = {}): Promise<SafeHtml> {
+  const attempts = await db.monitoring.listAttempts(endpoint.id, ATTEMPTS_KEPT_PER_ENDPOINT);
   const post = (action: string, label: string, extra: SafeHtml | string = '', cls = 'button button-quiet') =>
     html`<form method="post" action="/console/webhooks/${endpoint.id}/${action}" class="inline-form">${csrfField(who.csrf)}${extra}<button class="${cls}" type="submit">${label}</button></form>`;
   return consolePage('Webhook endpoint', who, 'webhooks', html`<h1>Endpoint <code>${endpoint.url}</code></h1>
@@ -98,9 +98,9 @@ ${attempts.length === 0
 </table></div>`}`);
 }
 
-export function webhooksRouter(deps: { store: StoreRepo; config: Config; box: SecretBox }): Router {
-  const { store, config, box } = deps;
-  const ep = { store, config, box };
+export function webhooksRouter(deps: { db: Repository; config: Config; box: SecretBox }): Router {
+  const { db, config, box } = deps;
+  const ep = { db, config, box };
   const router = Router();
   const form = sameSiteForm(config.BASE_URL, { csrf: true });
   const events = (req: { body?: unknown }) => formFields(req).events ?? [];
@@ -112,14 +112,14 @@ export function webhooksRouter(deps: { store: StoreRepo; config: Config; box: Se
       return await ownEndpoint(ep, who.account.id, id);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      sendConsolePage(res, await renderList(store, who, { error: err.message }), { status: 404 });
+      sendConsolePage(res, await renderList(db, who, { error: err.message }), { status: 404 });
       return undefined;
     }
   }
 
   router.get('/console/webhooks', requireAccount, async (req, res) => {
     const removed = req.query.removed === '1' ? { ok: 'The endpoint was removed: it receives no more events, and its pending deliveries were cancelled.' } : {};
-    sendConsolePage(res, await renderList(store, signedIn(res)!, removed));
+    sendConsolePage(res, await renderList(db, signedIn(res)!, removed));
   });
 
   // The confirmation step of a removal: what goes with the endpoint, and a button that sends it.
@@ -127,7 +127,7 @@ export function webhooksRouter(deps: { store: StoreRepo; config: Config; box: Se
     const who = signedIn(res)!;
     const endpoint = await endpointOf(res, who, String(req.params.id));
     if (!endpoint) return;
-    const attempts = (await store.monitoring.listAttempts(endpoint.id, ATTEMPTS_KEPT_PER_ENDPOINT)).length;
+    const attempts = (await db.monitoring.listAttempts(endpoint.id, ATTEMPTS_KEPT_PER_ENDPOINT)).length;
     sendConsolePage(res, consolePage('Remove endpoint', who, 'webhooks', html`<section class="card confirm-card">
 <h1>Remove the endpoint <code>${endpoint.url}</code>?</h1>
 <p>It stops receiving events at once. Deliveries still waiting to be sent are cancelled, and its signing secret and its log of ${attempts === 1 ? '1 delivery' : `${attempts} deliveries`} are deleted. Your stores, monitors and other endpoints stay as they are. This cannot be undone; you can add the URL again later with a new secret.</p>
@@ -141,17 +141,17 @@ export function webhooksRouter(deps: { store: StoreRepo; config: Config; box: Se
     const who = signedIn(res)!;
     try {
       const { endpoint, secret } = await addEndpoint(ep, who.account.id, { url: String(formFields(req).url ?? ''), events: events(req) });
-      sendConsolePage(res, await renderEndpoint(store, who, endpoint, { secret: { value: secret, note: 'Your receiver checks each message with this secret.' } }), { status: 201 });
+      sendConsolePage(res, await renderEndpoint(db, who, endpoint, { secret: { value: secret, note: 'Your receiver checks each message with this secret.' } }), { status: 201 });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      sendConsolePage(res, await renderList(store, who, { error: err.message }), { status: 400 });
+      sendConsolePage(res, await renderList(db, who, { error: err.message }), { status: 400 });
     }
   });
 
   router.get('/console/webhooks/:id', requireAccount, async (req, res) => {
     const who = signedIn(res)!;
     const endpoint = await endpointOf(res, who, String(req.params.id));
-    if (endpoint) sendConsolePage(res, await renderEndpoint(store, who, endpoint));
+    if (endpoint) sendConsolePage(res, await renderEndpoint(db, who, endpoint));
   });
 
   const action = (name: string, run: (who: ConsoleLocals, endpoint: WebhookEndpoint, req: { body?: unknown }) => Promise<Notice | 'gone'>) =>
@@ -165,10 +165,10 @@ export function webhooksRouter(deps: { store: StoreRepo; config: Config; box: Se
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         const status = err.code === 'NOT_FOUND' ? 404 : err.code === 'RATE_LIMITED' ? 429 : 400;
-        return sendConsolePage(res, await renderEndpoint(store, who, endpoint, { error: err.message }), { status, headers: err.headers });
+        return sendConsolePage(res, await renderEndpoint(db, who, endpoint, { error: err.message }), { status, headers: err.headers });
       }
       if (outcome === 'gone') return void res.redirect(303, '/console/webhooks?removed=1');
-      sendConsolePage(res, await renderEndpoint(store, who, (await store.monitoring.getEndpoint(endpoint.id))!, outcome));
+      sendConsolePage(res, await renderEndpoint(db, who, (await db.monitoring.getEndpoint(endpoint.id))!, outcome));
     });
 
   action('test', async (who, endpoint) => {
@@ -192,7 +192,7 @@ export function webhooksRouter(deps: { store: StoreRepo; config: Config; box: Se
     return { ok: 'Sent again with the same webhook-id; the new attempt appears below within a few seconds (reload).' };
   });
   action('delete', async (who, endpoint) => {
-    await store.monitoring.removeEndpoint(who.account.id, endpoint.id);
+    await db.monitoring.removeEndpoint(who.account.id, endpoint.id);
     return 'gone';
   });
   return router;

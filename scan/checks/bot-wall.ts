@@ -1,7 +1,7 @@
 // Bot walls (docs/checks.md §5: challenge markers, differential evidence).
 import type { HttpResponse } from '../artifacts.js';
 import { quote, snippet } from './evidence.js';
-import { header, is2xx } from './resources.js';
+import { header, is2xx } from '../documents/resources.js';
 
 const STRONG_MARKERS: [string, string][] = [
   ['<title>just a moment', 'Cloudflare "Just a moment" challenge'],

@@ -1,6 +1,6 @@
 // How checks word their evidence: short quotes of headers and page text, and one-line descriptions of fetches.
 import type { Resource } from '../artifacts.js';
-import { responseOf } from './resources.js';
+import { responseOf } from '../documents/resources.js';
 
 export const NO_PRODUCT_PAGE = 'no product page found';
 /** Evidence of a check that threw; score.ts never caps on it (our bug is not the store's block). */

@@ -1,4 +1,4 @@
-// Looking things up in page text and links (prices are read by scan/price.ts, stock by scan/availability.ts).
+// Looking things up in page text and links (prices are read by scan/products/price.ts, stock by scan/products/availability.ts).
 import type { LinkInfo } from '../artifacts.js';
 
 /** Whitespace-collapsed lower case, for comparing names with page text. */

@@ -1,9 +1,9 @@
 // The sampled product pages and how product checks aggregate over them (docs/checks.md §2 "Product checks aggregate
 // over the sampled PDPs").
 import type { Artifacts, PageFacts, ProductFacts, Resource } from '../artifacts.js';
-import type { CheckOutcome, CheckStatus } from '../check.js';
+import type { CheckOutcome, CheckStatus } from './check.js';
 import { NO_PRODUCT_PAGE, describe } from './evidence.js';
-import { resourceUrl } from './resources.js';
+import { resourceUrl } from '../documents/resources.js';
 
 export interface SampledPdp {
   url: string;

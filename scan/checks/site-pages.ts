@@ -1,6 +1,6 @@
 // Site-wide signals: the home page plus the sampled product pages, their bodies, entities and visible text.
 import type { Artifacts, Entity, PageFacts } from '../artifacts.js';
-import { is2xx, responseOf } from './resources.js';
+import { is2xx, responseOf } from '../documents/resources.js';
 
 /** Home page plus sampled PDP pages, for site-wide signals (links, texts, entities). */
 export function sitePages(a: Artifacts): PageFacts[] {

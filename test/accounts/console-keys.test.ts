@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as turn } from 'node:timers/promises';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 import { createAccountKey, MAX_ACTIVE_KEYS } from '../../accounts/console-keys.js';
 
 /** The same store, with a turn of the event loop before each call of the repository and of its accounts part. */
@@ -26,11 +26,11 @@ test('key creations sent at once cannot pass the active-key limit together; refu
   const real = new SqliteRepo(':memory:');
   await real.init();
   t.after(() => real.close());
-  const store = slowed(real);
+  const db = slowed(real);
   const account = await real.accounts.ensureAccount('race@shop.test', new Date(), 'acct_race');
-  for (let i = 0; i < MAX_ACTIVE_KEYS - 1; i++) await createAccountKey(store, account, `k${i}`);
+  for (let i = 0; i < MAX_ACTIVE_KEYS - 1; i++) await createAccountKey(db, account, `k${i}`);
 
-  const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => createAccountKey(store, account, `at-once-${i}`)));
+  const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => createAccountKey(db, account, `at-once-${i}`)));
   const made = results.filter((r) => r.status === 'fulfilled');
   assert.equal(made.length, 1, `exactly one of the simultaneous creations made the last key (${results.map((r) => r.status).join(', ')})`);
   for (const r of results) {
@@ -39,5 +39,5 @@ test('key creations sent at once cannot pass the active-key limit together; refu
   const active = (await real.accounts.listAccountKeys(account.id)).filter((k) => !k.revokedAt);
   assert.equal(active.length, MAX_ACTIVE_KEYS);
   assert.equal((await real.listApiKeys()).filter((k) => !k.revokedAt).length, MAX_ACTIVE_KEYS, 'no unlinked key was made');
-  await assert.rejects(createAccountKey(store, account, 'eleventh'), /at most 10 active keys/, 'the limit holds afterwards, and no lock is left held');
+  await assert.rejects(createAccountKey(db, account, 'eleventh'), /at most 10 active keys/, 'the limit holds afterwards, and no lock is left held');
 });

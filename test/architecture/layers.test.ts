@@ -1,5 +1,5 @@
 // The folder rules of .dependency-cruiser.cjs, as `npm run lint` runs them: the real tree passes, and a planted
-// back-edge (the audit engine importing the store) fails. The planted tree lives in a temporary folder with the
+// back-edge (the audit engine importing the database) fails. The planted tree lives in a temporary folder with the
 // project's folder names, so the source tree is never touched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,18 +48,21 @@ test('the project tree follows the layer rules', async () => {
   assert.deepEqual(found, []);
 });
 
-test('a planted back-edge fails: scan/ importing store/, and two folders importing each other', async (t) => {
+test('a planted back-edge fails: scan/ importing db/, and two folders importing each other', async (t) => {
   const dir = plant({
-    'store/repo.ts': "export interface StoreRepo { ping(): void }\n",
-    'scan/engine.ts': "import type { StoreRepo } from '../store/repo.ts';\nexport type Uses = StoreRepo;\n",
+    'db/repo.ts': "export interface Repository { ping(): void }\n",
+    'scan/engine.ts': "import type { Repository } from '../db/repo.ts';\nexport type Uses = Repository;\n",
     'tools/a.ts': "import { b } from '../rest/b.ts';\nexport const a = (): number => b + 1;\n",
     'rest/b.ts': "import { a } from '../tools/a.ts';\nexport const b = 1;\nexport const useA = a;\n",
     'scan/http.ts': "import express from 'express';\nexport const app = express;\n",
+    'scan/documents/reads.ts': "import { id } from '../checks/check.ts';\nexport const reads = id;\n",
+    'scan/checks/check.ts': "export const id = 'x';\n",
   });
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const found = await violations(dir, ['store', 'scan', 'tools', 'rest']);
-  assert.ok(found.includes('scan-imports-only-below: scan/engine.ts → store/repo.ts'), found.join('\n'));
+  const found = await violations(dir, ['db', 'scan', 'tools', 'rest']);
+  assert.ok(found.includes('scan-imports-only-below: scan/engine.ts → db/repo.ts'), found.join('\n'));
   assert.ok(found.includes('tools-imports-only-below: tools/a.ts → rest/b.ts'), found.join('\n'));
+  assert.ok(found.includes('scan-documents-imports-only-below: scan/documents/reads.ts → scan/checks/check.ts'), found.join('\n'));
   assert.ok(found.some((v) => v.startsWith('no-circular:')), found.join('\n'));
 });
 

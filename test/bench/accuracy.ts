@@ -2,8 +2,8 @@
 // field agreement with the human ground truth on the pages as published, and on the same pages with JSON-LD,
 // microdata/RDFa attributes and OpenGraph/product tags stripped ("stripped"). The comparison rule is the one
 // test/scan/real-corpus.test.ts prints. Run: npx tsx test/bench/accuracy.ts [--misses]
-import { parsePage } from '../../scan/html.js';
-import { extractProduct } from '../../scan/product.js';
+import { parsePage } from '../../scan/documents/html.js';
+import { extractProduct } from '../../scan/products/product.js';
 import { existsSync } from 'node:fs';
 import { readRealFixture, realFixturesDir, stripMarkup } from '../helpers/artifacts.js';
 import { agrees, FIELDS, ourPrediction, type GroundTruth } from '../helpers/benchmark-agreement.js';

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { createApp } from '../../server/app.js';
 import { testConfig } from '../../lib/config.js';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 import { SESSION_COOKIE } from '../../lib/same-site.js';
 import { startSession } from '../../accounts/sessions.js';
 import type { Timing } from './timings.js';
@@ -20,30 +20,30 @@ const ROUNDS = Number(process.env.BENCH_CONSOLE_ROUNDS ?? 300);
 
 export async function consoleTimings(): Promise<{ baseline: number; rows: Timing[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'srk-bench-console-'));
-  const store = new SqliteRepo(join(dir, 'store.db'));
-  await store.init();
+  const db = new SqliteRepo(join(dir, 'store.db'));
+  await db.init();
   const server = createServer();
   try {
-    const small = await store.accounts.ensureAccount('small@shop.test', new Date(), 'acct_small');
-    const large = await store.accounts.ensureAccount('large@shop.test', new Date(), 'acct_large');
+    const small = await db.accounts.ensureAccount('small@shop.test', new Date(), 'acct_small');
+    const large = await db.accounts.ensureAccount('large@shop.test', new Date(), 'acct_large');
     const owners: [string | null, number][] = [[small.id, 10], [large.id, 10_000], [null, 10_000]];
     const t0 = Date.now() - 20 * 86_400_000;
     let n = 0;
     for (const [owner, count] of owners) {
       for (let i = 0; i < count; i++) {
-        const id = await store.allocateScanId();
+        const id = await db.allocateScanId();
         const host = `shop-${n++ % 200}.test`;
-        await store.saveScan({
+        await db.saveScan({
           id, host, vertical: null, score: 40 + (id % 60), grade: 'C', capped: false, agentReady: false,
           createdAt: new Date(t0 + id * 60_000), ownerKeyId: null, ownerAccountId: owner, report: { id, host },
         });
       }
     }
-    const app = createApp({ config: testConfig({ ANON_READS_PER_MINUTE: '10000000' }), store, log: pino({ level: 'silent' }) });
+    const app = createApp({ config: testConfig({ ANON_READS_PER_MINUTE: '10000000' }), db, log: pino({ level: 'silent' }) });
     server.on('request', app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const cookie = async (account: typeof small) => `${SESSION_COOKIE}=${(await startSession(store, account)).token}`;
+    const cookie = async (account: typeof small) => `${SESSION_COOKIE}=${(await startSession(db, account)).token}`;
     const cookies = { small: await cookie(small), large: await cookie(large) };
     // Time to the answer (status and headers: the server has read, rendered and sent the page in one write);
     // the client reading the longer body afterwards is not the server's time.
@@ -70,7 +70,7 @@ export async function consoleTimings(): Promise<{ baseline: number; rows: Timing
     };
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await store.close();
+    await db.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

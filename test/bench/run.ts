@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { runScan } from '../../scan/index.js';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 import { createApiKey } from '../../accounts/keys.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
@@ -24,7 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createApp } from '../../server/app.js';
 import { loadConfig } from '../../lib/config.js';
-import { createRepo } from '../../store/index.js';
+import { createRepo } from '../../db/index.js';
 import { formatTimings, hostileScanTimings, parserTimings, recoveryTimings } from './timings.js';
 import { consoleTimings } from './console.js';
 
@@ -383,15 +383,15 @@ async function completionTiming() {
   const measure = async (dir: string, size: number) => {
     const typed = () => `h${Math.floor(Math.random() * size)}.index.test`.slice(0, 1 + Math.floor(Math.random() * 6));
     const config = loadConfig({ ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent', ANON_READS_PER_MINUTE: '10000000', BASE_URL: 'http://localhost:3000' });
-    const store = await createRepo(config);
+    const db = await createRepo(config);
     const queryTimes: number[] = [];
     for (let i = 0; i < 3000; i++) {
       const prefix = typed();
       const t0 = performance.now();
-      await store.hostsByPrefix(prefix);
+      await db.hostsByPrefix(prefix);
       queryTimes.push(performance.now() - t0);
     }
-    const server = createApp({ config, store, log: pino({ level: 'silent' }) }).listen(0, '127.0.0.1');
+    const server = createApp({ config, db, log: pino({ level: 'silent' }) }).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
     const requestTimes: number[] = [];
@@ -403,7 +403,7 @@ async function completionTiming() {
       if (i >= 100) requestTimes.push(performance.now() - t0); // the first 100 warm up
     }
     await new Promise((resolve) => server.close(resolve));
-    await store.close();
+    await db.close();
     return { query: median(queryTimes), request: median(requestTimes) };
   };
   const small = await measure(smallDir, 1000);

@@ -14,7 +14,7 @@ import { pino } from 'pino';
 import express from 'express';
 import { createApp } from '../../server/app.js';
 import { loadConfig } from '../../lib/config.js';
-import { createRepo } from '../../store/index.js';
+import { createRepo } from '../../db/index.js';
 import { badgeFor } from '../../pages/badge.js';
 import { mcpRouter } from '../../mcp/server.js';
 
@@ -39,23 +39,23 @@ if (mode === 'floor') {
   const server = app.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
 } else if (mode === 'store-routes') {
   const config = loadConfig({ ...process.env, DATA_DIR: arg, PORT: '0', LOG_LEVEL: 'silent' });
-  const store = await createRepo(config);
+  const db = await createRepo(config);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.get('/scan/:id', async (req, res) => {
-    const scan = await store.getScan(Number(req.params.id), 'json');
+    const scan = await db.getScan(Number(req.params.id), 'json');
     res.type('application/json; charset=utf-8').send(scan?.reportJson);
   });
-  app.get('/badge/:host', async (req, res) => void res.type('image/svg+xml').send(badgeFor(await store.latestByHost(req.params.host)).svg));
+  app.get('/badge/:host', async (req, res) => void res.type('image/svg+xml').send(badgeFor(await db.latestByHost(req.params.host)).svg));
   // POST /mcp as the service mounts it (its guards, the SDK, the tools), without the service's other layers.
   const documents = { llmsTxt: () => '', reportMarkdown: () => '', indexMarkdown: () => '' };
-  app.use(mcpRouter({ config, store, log: pino({ level: 'silent' }), documents, state: createAppState(config) }));
+  app.use(mcpRouter({ config, db, log: pino({ level: 'silent' }), documents, state: createAppState(config) }));
   const server = app.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
 } else {
   const config = loadConfig({ ...process.env, DATA_DIR: arg, PORT: '0', LOG_LEVEL: 'silent' });
-  const store = await createRepo(config);
-  const app = createApp({ config, store, log: pino({ level: 'silent' }) });
+  const db = await createRepo(config);
+  const app = createApp({ config, db, log: pino({ level: 'silent' }) });
   const server = app.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
 }
 

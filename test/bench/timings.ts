@@ -12,15 +12,15 @@ import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
-import { parsePage } from '../../scan/html.js';
-import { extractProduct } from '../../scan/product.js';
-import { findPrices, parsePrice } from '../../scan/price.js';
-import { parseSitemap } from '../../scan/sitemap.js';
-import { flattenEntities, jsonLdEntities, parseJsonLenient } from '../../scan/structured-data/index.js';
+import { parsePage } from '../../scan/documents/html.js';
+import { extractProduct } from '../../scan/products/product.js';
+import { findPrices, parsePrice } from '../../scan/products/price.js';
+import { parseSitemap } from '../../scan/documents/sitemap.js';
+import { flattenEntities, jsonLdEntities, parseJsonLenient } from '../../scan/documents/structured-data/index.js';
 import { runScan } from '../../scan/index.js';
 import { createApp } from '../../server/app.js';
 import { testConfig } from '../../lib/config.js';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 import { drip, startFixtureStore, startStoreFrom, streamed, type FixtureRoutes } from '../helpers/fixture-store.js';
 import { brochureStore, htmlPage, page, text, xml } from '../fixtures/stores.js';
 
@@ -197,9 +197,9 @@ export async function hostileScanTimings(): Promise<{ baseline: number; rows: Ti
 export async function recoveryTimings(): Promise<{ baseline: number; rows: Timing[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'srk-bench-f1-'));
   const config = testConfig({ DATA_DIR: dataDir, BASE_URL: 'http://localhost:3000', ANON_SCANS_PER_HOUR: '100000', ANON_READS_PER_MINUTE: '1000000' });
-  const store = new SqliteRepo(join(dataDir, 'store.db'));
-  await store.init();
-  const server = createApp({ config, store, log: pino({ level: 'silent' }) }).listen(0, '127.0.0.1');
+  const db = new SqliteRepo(join(dataDir, 'store.db'));
+  await db.init();
+  const server = createApp({ config, db, log: pino({ level: 'silent' }) }).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const shop = await startStoreFrom(brochureStore);
@@ -223,10 +223,10 @@ export async function recoveryTimings(): Promise<{ baseline: number; rows: Timin
       for (let i = 0; i < 100; i++) if ((await scan()).status === status) return performance.now() - from;
       return NaN;
     };
-    const db = (store as unknown as { db: Database.Database }).db;
-    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    const file = (db as unknown as { db: Database.Database }).db;
+    file.pragma(`max_page_count = ${file.pragma('page_count', { simple: true }) as number}`);
     row('F1 disk full: the first 503', await until(503, performance.now()), '< 3,000 ms');
-    db.pragma('max_page_count = 1073741823');
+    file.pragma('max_page_count = 1073741823');
     row('F1 disk full lifted: the first 200 scan', await until(200, performance.now()), '< 5,000 ms');
 
     const other = new Database(join(dataDir, 'store.db'));
@@ -249,7 +249,7 @@ export async function recoveryTimings(): Promise<{ baseline: number; rows: Timin
     await shop.close();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await store.close();
+    await db.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

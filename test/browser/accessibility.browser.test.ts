@@ -11,8 +11,8 @@ import type { Page } from 'playwright-core';
 import { startApp } from '../helpers/start-app.js';
 import { startInbox } from '../helpers/smtp.js';
 import { saveFakeScan } from '../helpers/scans.js';
-import { startFixtureStore, verifiedHome } from '../helpers/fixture-store.js';
-import { completeStore } from '../fixtures/stores.js';
+import { verifiedHome } from '../helpers/fixture-store.js';
+import { startCompleteStore } from '../fixtures/stores.js';
 import { chromiumAvailable, openChromium, pageProblems } from '../helpers/browser.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -67,12 +67,10 @@ async function focusColours(page: Page): Promise<{ outline: string; width: numbe
 test('axe-core finds no serious or critical violation on the public and console pages; skip link and focus ring', { timeout: 240_000 }, async (t) => {
   if (!chromiumAvailable(t)) return;
   const inbox = await startInbox(t);
-  const shop = await startFixtureStore({});
-  t.after(() => shop.close());
-  for (const [path, route] of Object.entries(completeStore(shop.origin))) shop.setRoute(path, route);
+  const shop = await startCompleteStore(t);
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
   for (const [host, score, vertical] of [['northwind-outdoor.com', 93, 'sports_outdoors'], ['litware-books.com', 33, 'books_media']] as const) {
-    await saveFakeScan(app.store, { host, score, vertical });
+    await saveFakeScan(app.db, { host, score, vertical });
   }
 
   const context = await openChromium(t, 'srk-a11y-');
@@ -108,8 +106,8 @@ test('axe-core finds no serious or critical violation on the public and console 
   await page.fill('#url', 'http://127.0.0.1:9/hooks');
   await page.click('button:has-text("Add endpoint")');
   await page.waitForSelector('[data-testid="webhook-secret"]');
-  const account = (await app.store.accounts.findAccountByEmail('owner@shop.test'))!;
-  const [endpoint] = await app.store.monitoring.listEndpoints(account.id);
+  const account = (await app.db.accounts.findAccountByEmail('owner@shop.test'))!;
+  const [endpoint] = await app.db.monitoring.listEndpoints(account.id);
   await page.goto(`${app.url}/console/keys`);
   await page.fill('#name', 'CI pipeline');
   await page.click('form[action="/console/keys"] button[type=submit]');

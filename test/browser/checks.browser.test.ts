@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startApp } from '../helpers/start-app.js';
 import { startFixtureStore } from '../helpers/fixture-store.js';
 import { robotsBlockedStore } from '../fixtures/stores.js';
-import { CHECKS } from '../../scan/registry.js';
+import { CHECKS } from '../../scan/checks/registry.js';
 import { SHOTS, chromiumAvailable, openChromium, pageProblems } from '../helpers/browser.js';
 
 test('a fix with platform steps links to its check page, whose snippet has a copy button; /checks lists every check', { timeout: 120_000 }, async (t) => {

@@ -37,10 +37,10 @@ test('console polish: getting started, webhook removal with confirmation, focus 
   await page.fill('#url', 'http://127.0.0.1:9/hooks');
   await page.click('button:has-text("Add endpoint")');
   await page.waitForSelector('[data-testid="webhook-secret"]');
-  const account = (await app.store.accounts.findAccountByEmail('owner@shop.test'))!;
+  const account = (await app.db.accounts.findAccountByEmail('owner@shop.test'))!;
   await page.goto(`${app.url}/console`);
   assert.equal(await page.locator('[data-testid=getting-started] li.step-done a').textContent(), 'Get told by webhook');
-  const [endpoint] = await app.store.monitoring.listEndpoints(account.id);
+  const [endpoint] = await app.db.monitoring.listEndpoints(account.id);
   await page.goto(`${app.url}/console/webhooks/${endpoint.id}`);
   await Promise.all([page.waitForURL(`${app.url}/console/webhooks/${endpoint.id}/delete`), page.click('a:has-text("Remove endpoint")')]);
   const confirm = (await page.textContent('main')) ?? '';
@@ -52,11 +52,11 @@ test('console polish: getting started, webhook removal with confirmation, focus 
   assert.equal(danger, 'rgb(185, 28, 28)', 'the confirming button is red');
   await page.screenshot({ path: join(SHOTS, 'console-webhook-remove.png'), fullPage: true });
   await Promise.all([page.waitForURL(`${app.url}/console/webhooks/${endpoint.id}`), page.click('a:has-text("Keep it")')]);
-  assert.equal((await app.store.monitoring.listEndpoints(account.id)).length, 1, 'keeping it changes nothing');
+  assert.equal((await app.db.monitoring.listEndpoints(account.id)).length, 1, 'keeping it changes nothing');
   await page.click('a:has-text("Remove endpoint")');
   await Promise.all([page.waitForURL(`${app.url}/console/webhooks?removed=1`), page.click('main form button:has-text("Remove endpoint")')]);
   assert.match((await page.textContent('.alert-ok')) ?? '', /The endpoint was removed/);
-  assert.equal((await app.store.monitoring.listEndpoints(account.id)).length, 0);
+  assert.equal((await app.db.monitoring.listEndpoints(account.id)).length, 0);
   assert.equal(await page.locator('table.console-webhooks').count(), 0);
 
   // A new key has the focus, so it can be copied at once.

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { call, startApp } from '../helpers/start-app.js';
 import { startInbox } from '../helpers/smtp.js';
-import { startFixtureStore } from '../helpers/fixture-store.js';
-import { completeStore } from '../fixtures/stores.js';
+import { startCompleteStore } from '../fixtures/stores.js';
 import { SHOTS, chromiumAvailable, openChromium, pageProblems } from '../helpers/browser.js';
 
 
@@ -27,9 +26,7 @@ function remaining(header: string | null): Record<string, number> {
 test('the console in Chromium: mail link, key, scan, scans page, usage = RateLimit, revoke → 401', { timeout: 180_000 }, async (t) => {
   if (!chromiumAvailable(t)) return;
   const inbox = await startInbox(t);
-  const shop = await startFixtureStore({});
-  t.after(() => shop.close());
-  for (const [path, route] of Object.entries(completeStore(shop.origin))) shop.setRoute(path, route);
+  const shop = await startCompleteStore(t);
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
 
   const context = await openChromium(t, 'srk-console-chromium-');

@@ -21,7 +21,7 @@ test('monitoring in the console in Chromium: verify a store by its token, add a 
   const receiver = await startReceiver();
   t.after(() => Promise.all([shop.close(), receiver.close()]));
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
-  const worker = createMonitoring({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }) });
+  const worker = createMonitoring({ config: app.config, db: app.db, state: app.state, log: pino({ level: 'silent' }) });
 
   const context = await openChromium(t, 'srk-monitoring-chromium-');
   const page = await context.newPage();
@@ -53,8 +53,8 @@ test('monitoring in the console in Chromium: verify a store by its token, add a 
   await page.click('button:has-text("Send test event")');
   await page.waitForSelector('text=A webhook.test event is on its way');
   await worker.tick();
-  const account = (await app.store.accounts.findAccountByEmail('owner@shop.test'))!;
-  const [endpoint] = await app.store.monitoring.listEndpoints(account.id);
+  const account = (await app.db.accounts.findAccountByEmail('owner@shop.test'))!;
+  const [endpoint] = await app.db.monitoring.listEndpoints(account.id);
   await page.goto(`${app.url}/console/webhooks/${endpoint.id}`); // a fresh GET: the deliveries table
   await page.waitForSelector('.console-deliveries code:text("webhook.test")');
   assert.equal(await page.isVisible('[data-testid="webhook-secret"]'), false, 'the secret is shown only once');

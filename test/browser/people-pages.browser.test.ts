@@ -11,13 +11,13 @@ import { startApp } from '../helpers/start-app.js';
 import { startInbox } from '../helpers/smtp.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { SHOTS, chromiumAvailable, openChromium, pageProblems } from '../helpers/browser.js';
-import { AGENT_PROBE_UA, NEUTRAL_UA } from '../../scan/fetch.js';
+import { AGENT_PROBE_UA, NEUTRAL_UA } from '../../outbound/fetch.js';
 
 test('API, MCP, scanner and brief pages open from the links a person clicks', { timeout: 120_000 }, async (t) => {
   if (!chromiumAvailable(t)) return;
   const inbox = await startInbox(t);
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
-  const report = await saveFakeScan(app.store, { host: 'shop.test', score: 64 });
+  const report = await saveFakeScan(app.db, { host: 'shop.test', score: 64 });
   const context = await openChromium(t, 'srk-people-');
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
   const page = await context.newPage();

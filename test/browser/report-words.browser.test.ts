@@ -14,9 +14,9 @@ const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
 test('an older report points to the newer scan and keeps its own numbers; the words say one thing each', { timeout: 120_000 }, async (t) => {
   if (!chromiumAvailable(t)) return;
   const app = await startApp(t);
-  const older = await saveFakeScan(app.store, { host: 'shop.test', score: 82, createdAt: daysAgo(3) });
-  const newer = await saveFakeScan(app.store, { host: 'shop.test', score: 81, createdAt: daysAgo(1) });
-  await saveFakeScan(app.store, { host: 'low.test', score: 28 });
+  const older = await saveFakeScan(app.db, { host: 'shop.test', score: 82, createdAt: daysAgo(3) });
+  const newer = await saveFakeScan(app.db, { host: 'shop.test', score: 81, createdAt: daysAgo(1) });
+  await saveFakeScan(app.db, { host: 'low.test', score: 28 });
   const context = await openChromium(t, 'srk-words-');
   const page = await context.newPage();
   const problems = pageProblems(page);

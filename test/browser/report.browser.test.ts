@@ -64,7 +64,7 @@ test('the report in Chromium: scan by form, no script runs, badge embeds cross-o
     ['wingtip-beauty.com', 47, 'beauty'],
     ['litware-books.com', 33, 'books_media'],
   ];
-  for (const [host, score, vertical] of seeded) await saveFakeScan(app.store, { host, score, vertical });
+  for (const [host, score, vertical] of seeded) await saveFakeScan(app.db, { host, score, vertical });
 
   const context = await openChromium(t, 'srk-chromium-');
   const page = await context.newPage();

@@ -6,16 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp } from '../helpers/start-app.js';
 import { startInbox } from '../helpers/smtp.js';
-import { startFixtureStore } from '../helpers/fixture-store.js';
-import { completeStore } from '../fixtures/stores.js';
+import { startCompleteStore } from '../fixtures/stores.js';
 import { chromiumAvailable, openChromium, pageProblems } from '../helpers/browser.js';
 
 test('a scan before sign-in is offered on the overview and added by one button', { timeout: 180_000 }, async (t) => {
   if (!chromiumAvailable(t)) return;
   const inbox = await startInbox(t);
-  const shop = await startFixtureStore({});
-  t.after(() => shop.close());
-  for (const [path, route] of Object.entries(completeStore(shop.origin))) shop.setRoute(path, route);
+  const shop = await startCompleteStore(t);
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
   const context = await openChromium(t, 'srk-before-sign-in-');
   const page = await context.newPage();

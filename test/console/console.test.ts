@@ -17,8 +17,8 @@ async function setup(t: test.TestContext, env: Record<string, string> = {}): Pro
 }
 
 const activeKeys = async (app: TestApp, email: string) => {
-  const account = await app.store.accounts.findAccountByEmail(email);
-  return account ? (await app.store.accounts.listAccountKeys(account.id)).filter((k) => !k.revokedAt).length : 0;
+  const account = await app.db.accounts.findAccountByEmail(email);
+  return account ? (await app.db.accounts.listAccountKeys(account.id)).filter((k) => !k.revokedAt).length : 0;
 };
 
 test('sign-in by mailed link: same answer for any address, confirm page names it, POST signs in with a hardened cookie', async (t) => {
@@ -36,7 +36,7 @@ test('sign-in by mailed link: same answer for any address, confirm page names it
   assert.doesNotMatch(csp, /unsafe-inline/);
 
   const a = await client.post('/console/sign-in', { email: 'Merchant@Shop.test' });
-  await app.store.accounts.ensureAccount('known@shop.test', new Date(), 'acct_known');
+  await app.db.accounts.ensureAccount('known@shop.test', new Date(), 'acct_known');
   const b = await client.post('/console/sign-in', { email: 'known@shop.test' });
   assert.equal(a.status, 200);
   assert.equal(a.text, b.text, 'the answer never tells who has an account');
@@ -55,7 +55,7 @@ test('sign-in by mailed link: same answer for any address, confirm page names it
     assert.equal(confirm.headers.get('referrer-policy'), 'no-referrer');
     assert.equal(confirm.headers.getSetCookie().length, 0);
   }
-  assert.equal(await app.store.accounts.findAccountByEmail('merchant@shop.test'), null, 'no account before the POST');
+  assert.equal(await app.db.accounts.findAccountByEmail('merchant@shop.test'), null, 'no account before the POST');
 
   const done = await client.confirm(link[0], 'merchant@shop.test');
   assert.equal(done.status, 303);
@@ -66,7 +66,7 @@ test('sign-in by mailed link: same answer for any address, confirm page names it
   assert.match(cookie, /Path=\//);
   assert.match(cookie, /;\s*Secure/i, 'loopback http: browsers take Secure cookies there, as __Host- needs');
   assert.doesNotMatch(cookie, /Domain=/i);
-  assert.ok(await app.store.accounts.findAccountByEmail('merchant@shop.test'), 'first sign-in created the account');
+  assert.ok(await app.db.accounts.findAccountByEmail('merchant@shop.test'), 'first sign-in created the account');
 
   const overview = await client.get('/console');
   assert.equal(overview.status, 200);
@@ -87,7 +87,7 @@ test('refusals: reused, expired and other-address tokens, confirm by GET', async
   assert.equal(other.status, 400);
   assert.match(other.text, /does not work/);
   assert.equal(client.cookie, null);
-  assert.equal(await app.store.accounts.findAccountByEmail('b@shop.test'), null);
+  assert.equal(await app.db.accounts.findAccountByEmail('b@shop.test'), null);
 
   assert.equal((await client.confirm(link, 'a@shop.test')).status, 303);
   const signedInAs = client.cookie;
@@ -100,10 +100,10 @@ test('refusals: reused, expired and other-address tokens, confirm by GET', async
   // An expired token (stored as it would be, 16 minutes ago) signs nobody in and creates no account.
   const token = 'e'.repeat(43);
   const past = Date.now() - 16 * 60_000;
-  await app.store.accounts.putSignInToken({ tokenHash: sha256Hex(token), email: 'late@shop.test', returnTo: null, createdAt: new Date(past), expiresAt: new Date(past + 15 * 60_000) });
+  await app.db.accounts.putSignInToken({ tokenHash: sha256Hex(token), email: 'late@shop.test', returnTo: null, createdAt: new Date(past), expiresAt: new Date(past + 15 * 60_000) });
   const expired = await client.post('/console/sign-in/confirm', { token, email: 'late@shop.test' });
   assert.equal(expired.status, 400);
-  assert.equal(await app.store.accounts.findAccountByEmail('late@shop.test'), null);
+  assert.equal(await app.db.accounts.findAccountByEmail('late@shop.test'), null);
   assert.equal((await client.get(`/console/sign-in/confirm?token=${token}`)).status, 400);
 });
 
@@ -126,7 +126,7 @@ test('refusals: a POST from another site or without the CSRF token changes nothi
   // Deleting from another site: refused, the account is still there.
   const del = await client.post('/console/account/delete', { csrf, confirm: 'c@shop.test' }, { origin: 'http://evil.test' });
   assert.equal(del.status, 403);
-  assert.ok(await app.store.accounts.findAccountByEmail('c@shop.test'));
+  assert.ok(await app.db.accounts.findAccountByEmail('c@shop.test'));
 });
 
 test('refusals: the 6th sign-in mail for one address in an hour is a 429 page with Retry-After, and sends nothing', async (t) => {
@@ -167,12 +167,12 @@ test('refusals: addresses with bidi, invisible or control characters, or a non-A
     assert.doesNotMatch(res.text, /\u202E|\u200B|\u2066|\u200D|\u0007/u, 'no hidden character comes back on the page');
   }
   assert.equal(inbox.messages.length, 0);
-  assert.equal(await app.store.accounts.findAccountByEmail('admin@shop.test'), null);
+  assert.equal(await app.db.accounts.findAccountByEmail('admin@shop.test'), null);
   // An international domain is fine, in its IDNA form.
   assert.equal((await client.post('/console/sign-in', { email: 'Owner@Bücher.test' })).status, 200);
   const link = await inbox.nextLink('owner@bücher.test'); // the mail parser shows the domain decoded
   assert.equal((await client.confirm(link, 'owner@xn--bcher-kva.test')).status, 303);
-  assert.ok(await app.store.accounts.findAccountByEmail('owner@xn--bcher-kva.test'), 'the account holds the IDNA form');
+  assert.ok(await app.db.accounts.findAccountByEmail('owner@xn--bcher-kva.test'), 'the account holds the IDNA form');
 });
 
 test('refusals: 20 mails per client address an hour', async (t) => {
@@ -192,8 +192,8 @@ test('refusals: an 11th active key is refused with a clear message; a revoked on
   assert.match(eleventh.text, /at most 10 active keys/);
   assert.doesNotMatch(eleventh.text, /srk_/, 'no key shown');
   assert.equal(await activeKeys(app, 'keys@shop.test'), 10);
-  const account = (await app.store.accounts.findAccountByEmail('keys@shop.test'))!;
-  const victim = (await app.store.accounts.listAccountKeys(account.id))[0].keyId;
+  const account = (await app.db.accounts.findAccountByEmail('keys@shop.test'))!;
+  const victim = (await app.db.accounts.listAccountKeys(account.id))[0].keyId;
   const confirmPage = await client.get(`/console/keys/${victim}/revoke`);
   assert.match(confirmPage.text, /Revoke key/);
   assert.equal(await activeKeys(app, 'keys@shop.test'), 10, 'the confirmation page revokes nothing');
@@ -237,7 +237,7 @@ test('a mail that cannot be sent: a page that says so, with no token in it', asy
 
 test('Pro in the browser: the brief link signs in first and comes back; a session counts only from this site', async (t) => {
   const { app, inbox, client } = await setup(t);
-  const report = await saveFakeScan(app.store, { host: 'brief.test', score: 64 });
+  const report = await saveFakeScan(app.db, { host: 'brief.test', score: 64 });
   const id = report.scan_id;
   const out = await client.get(`/console/brief/${id}`);
   assert.equal(out.status, 303);
@@ -269,20 +269,20 @@ test('deleting the account: confirmation needed; then keys answer 401, sessions 
   const csrf = await client.csrf();
   const created = await client.post('/console/keys', { csrf, name: 'ci' });
   const key = /value="(srk_[^"]+)"/.exec(created.text)![1];
-  const account = (await app.store.accounts.findAccountByEmail('gone@shop.test'))!;
-  const report = await saveFakeScan(app.store, { host: 'kept.test', score: 70 });
-  await app.store.saveScan({ ...(await app.store.getScan(report.scan_id))!, id: await app.store.allocateScanId(), ownerAccountId: account.id });
+  const account = (await app.db.accounts.findAccountByEmail('gone@shop.test'))!;
+  const report = await saveFakeScan(app.db, { host: 'kept.test', score: 70 });
+  await app.db.saveScan({ ...(await app.db.getScan(report.scan_id))!, id: await app.db.allocateScanId(), ownerAccountId: account.id });
 
   const wrong = await client.post('/console/account/delete', { csrf, confirm: 'someone@shop.test' });
   assert.equal(wrong.status, 400);
-  assert.ok(await app.store.accounts.getAccount(account.id), 'not deleted without the right confirmation');
+  assert.ok(await app.db.accounts.getAccount(account.id), 'not deleted without the right confirmation');
   assert.equal((await call(`${app.url}/api/v1/reports`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"hosts":["kept.test"]}' })).status, 200);
 
   const old = client.cookie;
   const del = await client.post('/console/account/delete', { csrf, confirm: 'gone@shop.test' });
   assert.equal(del.status, 200);
   assert.match(del.text, /account is deleted/);
-  assert.equal(await app.store.accounts.getAccount(account.id), null);
+  assert.equal(await app.db.accounts.getAccount(account.id), null);
   const after = await call(`${app.url}/api/v1/reports`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"hosts":["kept.test"]}' });
   assert.equal(after.status, 401);
   client.cookie = old;
@@ -291,11 +291,8 @@ test('deleting the account: confirmation needed; then keys answer 401, sessions 
 });
 
 test('a scan from the home form while signed in runs on the Pro quota and lands on the scans page', async (t) => {
-  const { startFixtureStore } = await import('../helpers/fixture-store.js');
-  const { completeStore } = await import('../fixtures/stores.js');
-  const shop = await startFixtureStore({});
-  t.after(() => shop.close());
-  for (const [path, route] of Object.entries(completeStore(shop.origin))) shop.setRoute(path, route);
+  const { startCompleteStore } = await import('../fixtures/stores.js');
+  const shop = await startCompleteStore(t);
   const { app, inbox, client } = await setup(t, { ANON_SCANS_PER_HOUR: '0' });
   await client.signIn(inbox, 'form@shop.test');
   const home = await client.get('/');
@@ -311,8 +308,8 @@ test('a scan from the home form while signed in runs on the Pro quota and lands 
   // The same form from another site is not the signed-in person: anonymous, and here anonymous gets no scans.
   const forged = await client.post('/scan', { url: `${shop.origin}/` }, { 'sec-fetch-site': 'cross-site', origin: 'http://evil.test' });
   assert.notEqual(forged.status, 303);
-  const account = (await app.store.accounts.findAccountByEmail('form@shop.test'))!;
-  assert.equal((await app.store.accounts.scansOfAccount(account.id, { limit: 50 })).length, 1);
+  const account = (await app.db.accounts.findAccountByEmail('form@shop.test'))!;
+  assert.equal((await app.db.accounts.scansOfAccount(account.id, { limit: 50 })).length, 1);
 });
 
 test('an https BASE_URL makes the session cookie __Host-sr_session, Secure, host-only; a bare sr_session cookie opens nothing', async (t) => {
@@ -351,11 +348,11 @@ test('a plain-http BASE_URL off loopback keeps a bare, non-Secure sr_session coo
 test('the scans page: 50 a page newest first, older pages by keyset, host filter, change against the previous scan', async (t) => {
   const { app, inbox, client } = await setup(t);
   await client.signIn(inbox, 'pages@shop.test');
-  const account = (await app.store.accounts.findAccountByEmail('pages@shop.test'))!;
+  const account = (await app.db.accounts.findAccountByEmail('pages@shop.test'))!;
   const ids: number[] = [];
   for (let i = 0; i < 55; i++) {
-    const id = await app.store.allocateScanId();
-    await app.store.saveScan({
+    const id = await app.db.allocateScanId();
+    await app.db.saveScan({
       id, host: i % 5 === 0 ? 'five.test' : `h${i}.test`, vertical: null, score: 40 + i, grade: 'C', capped: false, agentReady: false,
       createdAt: new Date(Date.now() - (55 - i) * 60_000), ownerKeyId: null, ownerAccountId: account.id, report: { id },
     });

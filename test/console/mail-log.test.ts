@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { createMailer } from '../../accounts/mailer.js';
 import { createApp } from '../../server/app.js';
 import { loadConfig, testConfig, ConfigError } from '../../lib/config.js';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 import { startInbox } from '../helpers/smtp.js';
 import { ConsoleClient } from '../helpers/console-client.js';
 
@@ -54,13 +54,13 @@ test('with SMTP: a whole sign-in, key creation and key use log no token, session
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const store = new SqliteRepo(':memory:');
-  await store.init();
-  server.on('request', createApp({ config: testConfig({ SMTP_URL: inbox.smtpUrl, BASE_URL: url, LOG_LEVEL: 'info' }), store, log }));
+  const db = new SqliteRepo(':memory:');
+  await db.init();
+  server.on('request', createApp({ config: testConfig({ SMTP_URL: inbox.smtpUrl, BASE_URL: url, LOG_LEVEL: 'info' }), db, log }));
   t.after(async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await store.close();
+    await db.close();
   });
   const client = new ConsoleClient(url);
   const link = await client.requestLink(inbox, 'quiet@shop.test');

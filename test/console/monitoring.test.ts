@@ -18,9 +18,9 @@ async function setup(t: test.TestContext) {
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl, WEBHOOK_RETRY_SCHEDULE: '1s' }, { selfBaseUrl: true });
   const client = new ConsoleClient(app.url);
   await client.signIn(inbox, 'owner@shop.test');
-  const account = (await app.store.accounts.findAccountByEmail('owner@shop.test'))!;
+  const account = (await app.db.accounts.findAccountByEmail('owner@shop.test'))!;
   // The same composition main.ts starts; its secret key is the app's (DATA_DIR/secrets.key).
-  const worker = createMonitoring({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }) });
+  const worker = createMonitoring({ config: app.config, db: app.db, state: app.state, log: pino({ level: 'silent' }) });
   return { app, client, account, worker, inbox };
 }
 
@@ -64,7 +64,7 @@ test('claim and verify a store in the console; a wrong token and a private addre
   const wrong = await client.post('/console/stores/verify', { csrf, host });
   assert.equal(wrong.status, 422);
   assert.match(wrong.text, /verification token was not found/);
-  assert.equal((await app.store.monitoring.getClaim(account.id, host))?.verifiedAt, null);
+  assert.equal((await app.db.monitoring.getClaim(account.id, host))?.verifiedAt, null);
 
   const noCsrf = await client.post('/console/stores', { url: 'https://other.example' });
   assert.equal(noCsrf.status, 403);
@@ -72,7 +72,7 @@ test('claim and verify a store in the console; a wrong token and a private addre
   assert.equal(otherSite.status, 403);
   const bad = await client.post('/console/stores', { csrf, url: 'ftp://x' });
   assert.equal(bad.status, 400);
-  assert.deepEqual((await app.store.monitoring.listClaims(account.id)).map((c) => c.host), [host], 'refusals stored nothing');
+  assert.deepEqual((await app.db.monitoring.listClaims(account.id)).map((c) => c.host), [host], 'refusals stored nothing');
 
   const owned = await verifiedStore(t, app, client);
   const scan = await client.get(`/api/v1/scan?url=${encodeURIComponent(owned.shop.url)}`);
@@ -98,9 +98,9 @@ test('a verified owner sets the vertical of a listed store; another account, an 
   assert.equal(set.status, 200, set.text.slice(0, 300));
   assert.match(set.text, /is now listed in Beauty/);
   assert.match(set.text, /<option value="beauty" selected>Beauty<\/option>/);
-  assert.equal((await app.store.latestByHost(host))?.vertical, 'beauty');
-  assert.equal(await app.store.countStores('beauty'), 1);
-  assert.equal(await app.store.countStores('apparel'), 0);
+  assert.equal((await app.db.latestByHost(host))?.vertical, 'beauty');
+  assert.equal(await app.db.countStores('beauty'), 1);
+  assert.equal(await app.db.countStores('apparel'), 0);
   const index = await client.get('/index?vertical=beauty', { accept: 'text/html' });
   assert.ok(index.text.includes(host), 'the vertical\'s index page lists the store at once');
 
@@ -132,9 +132,9 @@ test('a verified owner sets the vertical of a listed store; another account, an 
   const signedOut = await new ConsoleClient(app.url).post('/console/stores/vertical', { host, vertical: 'pets' });
   assert.ok([302, 303, 401, 403].includes(signedOut.status), `signed out: ${signedOut.status}`);
 
-  assert.equal((await app.store.latestByHost(host))?.vertical, 'beauty', 'every refusal left the vertical');
-  assert.equal((await app.store.latestByHost(`127.0.0.1:${other.port}`))?.vertical, 'apparel');
-  assert.equal(await app.store.countStores('pets'), 0);
+  assert.equal((await app.db.latestByHost(host))?.vertical, 'beauty', 'every refusal left the vertical');
+  assert.equal((await app.db.latestByHost(`127.0.0.1:${other.port}`))?.vertical, 'apparel');
+  assert.equal(await app.db.countStores('pets'), 0);
 });
 
 test('monitors: add for a verified store, remove, and refusals', async (t) => {
@@ -151,10 +151,10 @@ test('monitors: add for a verified store, remove, and refusals', async (t) => {
   const unverified = await client.post('/console/monitors', { csrf, host: 'not-mine.example', cadence: 'daily' });
   assert.equal(unverified.status, 400);
   assert.match(unverified.text, /Verify that you own not-mine\.example/);
-  assert.equal((await app.store.monitoring.listMonitors(account.id)).length, 1);
-  const [m] = await app.store.monitoring.listMonitors(account.id);
+  assert.equal((await app.db.monitoring.listMonitors(account.id)).length, 1);
+  const [m] = await app.db.monitoring.listMonitors(account.id);
   assert.equal((await client.post('/console/monitors/remove', { csrf, id: m.id })).status, 303);
-  assert.deepEqual(await app.store.monitoring.listMonitors(account.id), []);
+  assert.deepEqual(await app.db.monitoring.listMonitors(account.id), []);
 });
 
 test('webhooks: add an endpoint (secret shown once), send a test event, see the delivery, resend, rotate; refusals store nothing', async (t) => {
@@ -167,14 +167,14 @@ test('webhooks: add an endpoint (secret shown once), send a test event, see the 
   const refused = await client.post('/console/webhooks', { csrf, url: 'ftp://hooks.example', events: 'scan.completed' });
   assert.equal(refused.status, 400);
   assert.match(refused.text, /must use https/);
-  assert.deepEqual(await app.store.monitoring.listEndpoints(account.id), []);
+  assert.deepEqual(await app.db.monitoring.listEndpoints(account.id), []);
 
   const created = await client.post('/console/webhooks', { csrf, url: receiver.url, events: 'scan.completed' });
   assert.equal(created.status, 201, created.text.slice(0, 300));
   const secret = /data-testid="webhook-secret" readonly value="(whsec_[^"]+)"/.exec(created.text)?.[1];
   assert.ok(secret);
   receiver.secrets = [secret];
-  const [endpoint] = await app.store.monitoring.listEndpoints(account.id);
+  const [endpoint] = await app.db.monitoring.listEndpoints(account.id);
   const detail = await client.get(`/console/webhooks/${endpoint.id}`);
   assert.doesNotMatch(detail.text, new RegExp(secret.slice(6, 30).replace(/[+/]/g, '.')), 'shown once');
 
@@ -205,7 +205,7 @@ test('webhooks: add an endpoint (secret shown once), send a test event, see the 
   assert.equal((await client.get('/console/webhooks/ep_00000000000000000000000000000000')).status, 404);
   assert.equal((await client.post(`/console/webhooks/${endpoint.id}/delete`, { csrf: 'wrong' })).status, 403);
   assert.equal((await client.post(`/console/webhooks/${endpoint.id}/delete`, { csrf })).status, 303);
-  assert.deepEqual(await app.store.monitoring.listEndpoints(account.id), []);
+  assert.deepEqual(await app.db.monitoring.listEndpoints(account.id), []);
 });
 
 test('deleting the account removes its claims, monitors and endpoints', async (t) => {
@@ -214,13 +214,13 @@ test('deleting the account removes its claims, monitors and endpoints', async (t
   const csrf = await client.csrf('/console/monitors');
   await client.post('/console/monitors', { csrf, host, cadence: 'weekly' });
   await client.post('/console/webhooks', { csrf, url: 'https://hooks.example.com/x', events: 'scan.completed' });
-  assert.equal((await app.store.monitoring.listEndpoints(account.id)).length, 1);
-  await deleteAccount(app.store, account.id);
+  assert.equal((await app.db.monitoring.listEndpoints(account.id)).length, 1);
+  await deleteAccount(app.db, account.id);
   assert.deepEqual(
-    [await app.store.monitoring.listClaims(account.id), await app.store.monitoring.listMonitors(account.id), await app.store.monitoring.listEndpoints(account.id)],
+    [await app.db.monitoring.listClaims(account.id), await app.db.monitoring.listMonitors(account.id), await app.db.monitoring.listEndpoints(account.id)],
     [[], [], []],
   );
-  assert.deepEqual(await app.store.monitoring.verifiedClaims(host), []);
+  assert.deepEqual(await app.db.monitoring.verifiedClaims(host), []);
 });
 
 test('30 "Send test event" presses in a row: 10 queued, then 429 pages with Retry-After; Resend shares the limit', async (t) => {
@@ -230,7 +230,7 @@ test('30 "Send test event" presses in a row: 10 queued, then 429 pages with Retr
   t.after(() => receiver.close());
   const csrf = await client.csrf('/console/webhooks');
   assert.equal((await client.post('/console/webhooks', { csrf, url: receiver.url, events: 'scan.completed' })).status, 201);
-  const [endpoint] = await app.store.monitoring.listEndpoints(account.id);
+  const [endpoint] = await app.db.monitoring.listEndpoints(account.id);
   const answers = [];
   for (let i = 0; i < 30; i++) answers.push(await client.post(`/console/webhooks/${endpoint.id}/test`, { csrf }));
   assert.deepEqual(answers.map((a) => a.status), [...Array(10).fill(200), ...Array(20).fill(429)]);

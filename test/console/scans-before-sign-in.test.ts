@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { call, startApp, type Answer, type TestApp } from '../helpers/start-app.js';
 import { startInbox, type Inbox } from '../helpers/smtp.js';
 import { ConsoleClient } from '../helpers/console-client.js';
-import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
-import { completeStore } from '../fixtures/stores.js';
+import { type FixtureStore } from '../helpers/fixture-store.js';
+import { startCompleteStore } from '../fixtures/stores.js';
 import type { Request } from 'express';
 import { SCANS_KEPT, scansBeforeSignIn } from '../../pages/console/scans-before-sign-in.js';
 import { secretBoxFor } from '../../server/monitoring.js';
@@ -16,9 +16,7 @@ import { secretBoxFor } from '../../server/monitoring.js';
 const SCANS_COOKIE = '__Host-sr_scans_before_sign_in'; // loopback BASE_URL: the __Host- name, as for the session
 
 async function setup(t: test.TestContext): Promise<{ app: TestApp; inbox: Inbox; shop: FixtureStore }> {
-  const shop = await startFixtureStore({});
-  t.after(() => shop.close());
-  for (const [path, route] of Object.entries(completeStore(shop.origin))) shop.setRoute(path, route);
+  const shop = await startCompleteStore(t);
   const inbox = await startInbox(t);
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
   return { app, inbox, shop };
@@ -61,8 +59,8 @@ const listedBefore = (page: string): number[] => {
   return [...section.matchAll(/data-scan-id="(\d+)"/g)].map((m) => Number(m[1]));
 };
 const ownedIds = async (app: TestApp, email: string): Promise<number[]> => {
-  const account = await app.store.accounts.findAccountByEmail(email);
-  return account ? (await app.store.accounts.scansOfAccount(account.id, { limit: 50 })).map((s) => s.id) : [];
+  const account = await app.db.accounts.findAccountByEmail(email);
+  return account ? (await app.db.accounts.scansOfAccount(account.id, { limit: 50 })).map((s) => s.id) : [];
 };
 
 test('scans from the home form before sign-in: a sealed cookie, listed after sign-in, added to the account by one POST', async (t) => {
@@ -201,7 +199,7 @@ test('a POST from another site, without the CSRF token or signed out is refused 
   assert.equal(signedOut.headers.get('location'), '/console/sign-in');
   assert.equal(browser.scans, cookie);
   assert.deepEqual(await ownedIds(app, 'victim@shop.test'), []);
-  assert.equal((await app.store.accounts.unownedScans([id])).length, 1, 'the scan still belongs to no one');
+  assert.equal((await app.db.accounts.unownedScans([id])).length, 1, 'the scan still belongs to no one');
 });
 
 test('the list the cookie holds opens for seven days after its last scan, then is no list', async (t) => {

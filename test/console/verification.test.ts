@@ -19,8 +19,8 @@ test('token removed, then "Check again": not verified, vertical refused, no webh
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
   const client = new ConsoleClient(app.url);
   await client.signIn(inbox, 'owner@shop.test');
-  const account = (await app.store.accounts.findAccountByEmail('owner@shop.test'))!;
-  const worker = createMonitoring({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }) });
+  const account = (await app.db.accounts.findAccountByEmail('owner@shop.test'))!;
+  const worker = createMonitoring({ config: app.config, db: app.db, state: app.state, log: pino({ level: 'silent' }) });
   const shop = await startFixtureStore({});
   const receiver = await startReceiver();
   t.after(() => Promise.all([shop.close(), receiver.close()]));
@@ -48,12 +48,12 @@ test('token removed, then "Check again": not verified, vertical refused, no webh
   assert.equal(again.status, 422);
   assert.match(again.text, /is no longer verified/);
   assert.match(again.text, /data-testid="verified-state">Not verified yet/);
-  assert.equal((await app.store.monitoring.getClaim(account.id, host))?.verifiedAt, null);
-  assert.deepEqual(await app.store.monitoring.verifiedClaims(host), []);
+  assert.equal((await app.db.monitoring.getClaim(account.id, host))?.verifiedAt, null);
+  assert.deepEqual(await app.db.monitoring.verifiedClaims(host), []);
 
   const vertical = await client.post('/console/stores/vertical', { csrf, host, vertical: 'beauty' });
   assert.equal(vertical.status, 403);
-  assert.equal((await app.store.latestByHost(host))?.vertical, 'apparel', 'the refusal changed nothing');
+  assert.equal((await app.db.latestByHost(host))?.vertical, 'apparel', 'the refusal changed nothing');
 
   const second = await client.get(`/api/v1/scan?url=${encodeURIComponent(shop.url)}`);
   assert.equal(second.status, 200);
@@ -70,7 +70,7 @@ test('"Check again" on a site that answers 503 or cannot be reached keeps the ve
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
   const client = new ConsoleClient(app.url);
   await client.signIn(inbox, 'owner@shop.test');
-  const account = (await app.store.accounts.findAccountByEmail('owner@shop.test'))!;
+  const account = (await app.db.accounts.findAccountByEmail('owner@shop.test'))!;
   const shop = await startFixtureStore({});
   const host = `127.0.0.1:${shop.port}`;
   const csrf = await client.csrf('/console/stores');
@@ -83,12 +83,12 @@ test('"Check again" on a site that answers 503 or cannot be reached keeps the ve
   const down = await client.post('/console/stores/verify', { csrf, host });
   assert.equal(down.status, 422);
   assert.doesNotMatch(down.text, /no longer verified/);
-  assert.ok((await app.store.monitoring.getClaim(account.id, host))?.verifiedAt, 'still verified after a 503');
+  assert.ok((await app.db.monitoring.getClaim(account.id, host))?.verifiedAt, 'still verified after a 503');
   await shop.close(); // nothing answers on that port any more
   const again = await client.post('/console/stores/verify', { csrf, host });
   assert.equal(again.status, 422);
   assert.doesNotMatch(again.text, /no longer verified/);
-  assert.ok((await app.store.monitoring.getClaim(account.id, host))?.verifiedAt, 'still verified');
+  assert.ok((await app.db.monitoring.getClaim(account.id, host))?.verifiedAt, 'still verified');
 });
 
 test('12 "Verify now" presses at once: the store sees at most SCAN_CONCURRENCY checks at a time, the rest wait or are refused, and the hourly checks run out', async (t) => {
@@ -137,7 +137,7 @@ test('an account claims at most 20 stores; the 21st is refused and nothing is st
   const app = await startApp(t, { SMTP_URL: inbox.smtpUrl }, { selfBaseUrl: true });
   const client = new ConsoleClient(app.url);
   await client.signIn(inbox, 'owner@shop.test');
-  const account = (await app.store.accounts.findAccountByEmail('owner@shop.test'))!;
+  const account = (await app.db.accounts.findAccountByEmail('owner@shop.test'))!;
   const csrf = await client.csrf('/console/stores');
   for (let i = 1; i <= 20; i++) assert.equal((await client.post('/console/stores', { csrf, url: `https://shop${i}.example` })).status, 201);
   const again = await client.post('/console/stores', { csrf, url: 'https://shop1.example' });
@@ -145,36 +145,36 @@ test('an account claims at most 20 stores; the 21st is refused and nothing is st
   const over = await client.post('/console/stores', { csrf, url: 'https://shop21.example' });
   assert.equal(over.status, 400);
   assert.match(over.text, /can claim at most 20 stores/);
-  assert.equal((await app.store.monitoring.listClaims(account.id)).length, 20);
+  assert.equal((await app.db.monitoring.listClaims(account.id)).length, 20);
   const together = await Promise.all(['a', 'b', 'c'].map((x) => client.post('/console/stores', { csrf, url: `https://more-${x}.example` })));
   assert.ok(together.every((r) => r.status === 400), 'presses sent together cannot pass the cap');
-  assert.equal((await app.store.monitoring.listClaims(account.id)).length, 20);
+  assert.equal((await app.db.monitoring.listClaims(account.id)).length, 20);
 });
 
 test('a verified claim without a monitor is re-checked by the worker a day after its last check; the token gone, it is no longer verified', async (t) => {
   const app = await startApp(t);
   const shop = await startFixtureStore({});
   t.after(() => shop.close());
-  const deps = { store: app.store, config: app.config };
+  const deps = { db: app.db, config: app.config };
   const claim = await claimHost(deps, 'acct_1', shop.url);
   shop.setRoute('/', verifiedHome(claim.token));
   const verifiedAt = new Date();
   assert.equal((await verifyHost({ ...deps, now: () => verifiedAt }, 'acct_1', claim.host)).verified, true);
-  assert.deepEqual(await app.store.monitoring.listMonitors('acct_1'), [], 'no monitor');
+  assert.deepEqual(await app.db.monitoring.listMonitors('acct_1'), [], 'no monitor');
   shop.setRoute('/', { body: '<!doctype html><html><head><title>Shop</title></head><body>Shop</body></html>' });
 
   let clock = new Date(verifiedAt.getTime() + OWNERSHIP_RECHECK_MS / 2);
-  const worker = createMonitoring({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }), now: () => clock });
+  const worker = createMonitoring({ config: app.config, db: app.db, state: app.state, log: pino({ level: 'silent' }), now: () => clock });
   const homeHits = shop.hits('/');
   await worker.tick();
   assert.equal(shop.hits('/'), homeHits, 'not due before a day has passed');
-  assert.ok((await app.store.monitoring.getClaim('acct_1', claim.host))?.verifiedAt);
+  assert.ok((await app.db.monitoring.getClaim('acct_1', claim.host))?.verifiedAt);
 
   clock = new Date(verifiedAt.getTime() + OWNERSHIP_RECHECK_MS + 60_000);
   await worker.tick();
   assert.ok(shop.hits('/') > homeHits, 'the worker fetched the site');
-  assert.equal((await app.store.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null, 'verification ended');
-  assert.deepEqual(await app.store.monitoring.verifiedClaims(claim.host), []);
+  assert.equal((await app.db.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null, 'verification ended');
+  assert.deepEqual(await app.db.monitoring.verifiedClaims(claim.host), []);
 });
 
 /** "Verify now" on a site that shows the token: the console redirects to the stores page, which says since when. */

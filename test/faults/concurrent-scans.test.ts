@@ -10,7 +10,7 @@ import { call, startApp, type TestApp } from '../helpers/start-app.js';
 import { startStoreFrom, type FixtureRoute, type FixtureStore } from '../helpers/fixture-store.js';
 import { brochureStore } from '../fixtures/stores.js';
 import { createApiKey } from '../../accounts/keys.js';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
 // The home page answers after HOME_DELAY_MS, so the scan is still running when the other calls arrive: they reach
@@ -41,7 +41,7 @@ function remaining(header: string | null, name: string): number {
 test('F5: 5 concurrent scans of one store with 5 Pro keys share one scan: the store visited once, one id, one row, each key charged one unit', async (t) => {
   const app = await startApp(t, { PRO_SCANS_PER_HOUR: '10', PRO_SCANS_PER_30_DAYS: '100' });
   const shop = await slowStore(t);
-  const keys = await Promise.all(Array.from({ length: 5 }, (_, i) => createApiKey(app.store, `f5-${i}@shop.test`)));
+  const keys = await Promise.all(Array.from({ length: 5 }, (_, i) => createApiKey(app.db, `f5-${i}@shop.test`)));
   const answers = await Promise.all(keys.map(({ key }) => call(scanUrl(app, shop), { headers: { authorization: `Bearer ${key}` } })));
   assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200]);
   const ids = new Set(answers.map((a) => (a.body as ScanResult).scan_id));
@@ -66,9 +66,9 @@ test('F5: 5 concurrent scans of one store with 5 Pro keys share one scan: the st
   const first = answers[0].body as ScanResult;
   assert.deepEqual((await call(`${app.url}/api/v1/scan/${first.scan_id}.json`)).body, first);
   assert.deepEqual((await call(`${app.url}/api/v1/scan/${(solo.body as ScanResult).scan_id}.json`)).body, solo.body);
-  assert.equal(await app.store.allocateScanId(), 3, 'two scans took two ids');
-  assert.equal((await app.store.latestByHost(first.host))?.scanId, (solo.body as ScanResult).scan_id);
-  assert.equal(await app.store.countStores(), 1);
+  assert.equal(await app.db.allocateScanId(), 3, 'two scans took two ids');
+  assert.equal((await app.db.latestByHost(first.host))?.scanId, (solo.body as ScanResult).scan_id);
+  assert.equal(await app.db.countStores(), 1);
 });
 
 test('a joined call costs its caller one unit: two concurrent anonymous calls, one scan, and the quota of 2 is spent', async (t) => {
@@ -114,7 +114,7 @@ test('a caller that goes away does not cancel the scan another caller waits for;
   assert.deepEqual((await call(`${app.url}/api/v1/scan/${answer.body.scan_id}.json`)).body, answer.body, 'the shared scan was stored');
 
   // Both callers leave: the shared scan stops, its sockets to the store close and nothing is stored.
-  const stored = await app.store.countStores();
+  const stored = await app.db.countStores();
   const controllers = [new AbortController(), new AbortController()];
   const pending = controllers.map((c) => fetch(scanUrl(app, shop, '&vertical=pets'), { signal: c.signal }).catch(() => null));
   const hits = shop.hits('/');
@@ -123,8 +123,8 @@ test('a caller that goes away does not cancel the scan another caller waits for;
   await Promise.all(pending);
   await waitFor(() => shop.openSockets() === 0, 'the scanner closed its sockets to the store');
   await new Promise((r) => setTimeout(r, HOME_DELAY_MS * 2)); // past the moment the home page would have answered
-  assert.equal(await app.store.countStores(), stored);
-  assert.equal(await app.store.allocateScanId(), 2, 'the cancelled scan stored nothing and took no id');
+  assert.equal(await app.db.countStores(), stored);
+  assert.equal(await app.db.allocateScanId(), 2, 'the cancelled scan stored nothing and took no id');
 });
 
 /** Polls until `done` holds; the bound is a hang catcher (≥ 10× what it takes on an idle machine). */

@@ -17,7 +17,7 @@ import { brochureStore, htmlPage, page, text } from '../fixtures/stores.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 import { assertWithin } from '../helpers/timing.js';
 
-const dbOf = (app: TestApp) => (app.store as unknown as { db: Database.Database }).db;
+const dbOf = (app: TestApp) => (app.db as unknown as { db: Database.Database }).db;
 
 function assertUnavailable(res: Answer, label: string): void {
   assert.equal(res.status, 503, `${label}: ${res.status} ${res.text.slice(0, 200)}`);
@@ -34,7 +34,7 @@ let seeded: ScanResult;
 before(async () => {
   app = await startApp(null);
   shop = await startStoreFrom(brochureStore);
-  seeded = await saveFakeScan(app.store, { host: 'seeded.test', score: 72 });
+  seeded = await saveFakeScan(app.db, { host: 'seeded.test', score: 72 });
 });
 after(async () => {
   await shop?.close();
@@ -68,7 +68,7 @@ async function load(ms: number): Promise<number[]> {
 describe('F1: the store fails under the running service', () => {
   test('disk full: scans answer 503 + Retry-After (never 500), reads stay 200, and scans recover at once when space returns', async () => {
     const db = dbOf(app);
-    const before = await app.store.countStores();
+    const before = await app.db.countStores();
     assert.equal((await scan()).status, 200, 'control');
     const pages = db.pragma('page_count', { simple: true }) as number;
     db.pragma(`max_page_count = ${pages}`);
@@ -95,7 +95,7 @@ describe('F1: the store fails under the running service', () => {
       lifted = true;
       const recovered = await scan();
       assert.equal(recovered.status, 200, `the first scan once space returns goes through, without a restart: ${recovered.text.slice(0, 200)}`);
-      assert.ok((await app.store.countStores()) >= Math.max(before, 1));
+      assert.ok((await app.db.countStores()) >= Math.max(before, 1));
     } finally {
       if (!lifted) db.pragma('max_page_count = 1073741823');
     }
@@ -189,10 +189,10 @@ describe('a store that resets connections mid-body', () => {
     const cut = await call(`${app.url}/api/v1/scan?url=${encodeURIComponent(partial.url)}`);
     assert.equal(cut.status, 200, cut.text.slice(0, 300));
     assert.ok((cut.body as ScanResult).fetched.filter((f) => f.url === partial.url).every((f) => f.outcome === 'error'));
-    const before = await app.store.countStores();
+    const before = await app.db.countStores();
     const gone = await call(`${app.url}/api/v1/scan?url=${encodeURIComponent(silent.url)}`);
     assert.equal(gone.status, 502, gone.text.slice(0, 300));
     assert.equal(gone.body.code, 'STORE_UNREACHABLE');
-    assert.equal(await app.store.countStores(), before, 'nothing stored for the unreachable store');
+    assert.equal(await app.db.countStores(), before, 'nothing stored for the unreachable store');
   });
 });

@@ -30,8 +30,8 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 before(async () => {
   app = await startApp(null, { MCP_ALLOWED_ORIGINS: 'https://agent.example' });
   shop = await startFixtureStore({ '*': { body: '<!doctype html><title>shop</title>' } });
-  seeded = await saveFakeScan(app.store, { host: `127.0.0.1:${shop.port}`, score: 88, agentReady: true });
-  await saveFakeScan(app.store, { host: 'seeded.test', score: 71, vertical: 'pets' });
+  seeded = await saveFakeScan(app.db, { host: `127.0.0.1:${shop.port}`, score: 88, agentReady: true });
+  await saveFakeScan(app.db, { host: 'seeded.test', score: 71, vertical: 'pets' });
 });
 after(async () => {
   agent.destroy();
@@ -64,9 +64,9 @@ function post(body: string | Buffer, headers: Record<string, string> = { 'conten
 
 async function snapshot() {
   return {
-    stores: await app.store.countStores(),
-    scan: JSON.stringify((await app.store.getScan(seeded.scan_id))?.report),
-    latest: JSON.stringify(await app.store.latestByHost('seeded.test')),
+    stores: await app.db.countStores(),
+    scan: JSON.stringify((await app.db.getScan(seeded.scan_id))?.report),
+    latest: JSON.stringify(await app.db.latestByHost('seeded.test')),
   };
 }
 

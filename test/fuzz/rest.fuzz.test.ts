@@ -39,9 +39,9 @@ before(async () => {
   app = await startApp(null, { SCAN_ALLOW_PRIVATE: '0', SCAN_TIMEOUT_MS: '3000', PRO_READS_PER_MINUTE: '10000000' }, { scanOverrides: { lookup: nxdomain } });
   shop = await startStoreFrom(brochureStore);
   scanApp = await startApp(null, { SCAN_ALLOW_PRIVATE: '0' }, { scanOverrides: { lookup: nxdomain, allowIPAddressList: ['127.0.0.1'] } });
-  ({ key } = await createApiKey(app.store, 'fuzz@shop.test'));
-  seeded = await saveFakeScan(app.store, { host: 'seeded.test', score: 64 });
-  await saveFakeScan(app.store, { host: `127.0.0.1:${shop.port}`, score: 50 });
+  ({ key } = await createApiKey(app.db, 'fuzz@shop.test'));
+  seeded = await saveFakeScan(app.db, { host: 'seeded.test', score: 64 });
+  await saveFakeScan(app.db, { host: `127.0.0.1:${shop.port}`, score: 50 });
 });
 after(async () => {
   agent.destroy();
@@ -74,9 +74,9 @@ function send(target: TestApp, method: string, path: string, headers: Record<str
 
 async function snapshot(target: TestApp) {
   return {
-    stores: await target.store.countStores(),
-    seeded: JSON.stringify((await target.store.getScan(seeded.scan_id))?.report),
-    latest: JSON.stringify(await target.store.latestByHost('seeded.test')),
+    stores: await target.db.countStores(),
+    seeded: JSON.stringify((await target.db.getScan(seeded.scan_id))?.report),
+    latest: JSON.stringify(await target.db.latestByHost('seeded.test')),
   };
 }
 

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Artifacts, Fact, FactSource, FailReason, HttpResponse, PageFacts, ProductFacts, Resource } from '../../scan/artifacts.js';
-import { parseRobots } from '../../scan/robots.js';
+import { parseRobots } from '../../scan/documents/robots.js';
 
 export const ORIGIN = 'https://store.example';
 

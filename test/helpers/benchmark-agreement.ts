@@ -1,7 +1,7 @@
 // The comparison rule of the product-extraction benchmark: which of our extracted values agrees with a ground-truth
 // value, field by field. One rule for the corpus test and for the figures the accuracy bench prints.
 import type { ProductFacts } from '../../scan/artifacts.js';
-import { parsePrice } from '../../scan/price.js';
+import { parsePrice } from '../../scan/products/price.js';
 
 export type GroundTruth = Record<string, Record<string, string[] | string>>;
 export const FIELDS = ['price', 'currency', 'availability', 'brand', 'sku', 'gtin', 'mpn'] as const;

@@ -1,7 +1,7 @@
 // Builds and stores complete, schema-valid scan results without running a scan, for read-side tests.
-import type { StoreRepo } from '../../store/repo.js';
+import type { Repository } from '../../db/repo.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
-import type { CheckId } from '../../scan/rubric.js';
+import type { CheckId } from '../../scan/checks/rubric.js';
 
 export interface FakeScanOptions {
   host: string;
@@ -65,10 +65,10 @@ export function fakeReport(id: number, o: FakeScanOptions): ScanResult {
   };
 }
 
-export async function saveFakeScan(store: StoreRepo, o: FakeScanOptions): Promise<ScanResult> {
-  const id = await store.allocateScanId();
+export async function saveFakeScan(db: Repository, o: FakeScanOptions): Promise<ScanResult> {
+  const id = await db.allocateScanId();
   const report = fakeReport(id, o);
-  await store.saveScan({
+  await db.saveScan({
     id,
     host: o.host,
     vertical: o.vertical ?? null,
@@ -84,8 +84,8 @@ export async function saveFakeScan(store: StoreRepo, o: FakeScanOptions): Promis
 }
 
 /** Stores a whole report as it is, under its own scan id (not agent-ready, no owner). */
-export async function saveReport(store: StoreRepo, report: ScanResult): Promise<void> {
-  await store.saveScan({
+export async function saveReport(db: Repository, report: ScanResult): Promise<void> {
+  await db.saveScan({
     id: report.scan_id,
     host: report.host,
     vertical: report.vertical,

@@ -8,14 +8,14 @@ import type { TestContext } from 'node:test';
 import { pino } from 'pino';
 import { createApp, type AppDeps } from '../../server/app.js';
 import { testConfig, type Config } from '../../lib/config.js';
-import { SqliteRepo } from '../../store/sqlite.js';
-import type { StoreRepo } from '../../store/repo.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
+import type { Repository } from '../../db/repo.js';
 import { createAppState, type AppState } from '../../tools/app-state.js';
 
 export interface TestApp {
   url: string; // http://127.0.0.1:PORT (no trailing slash)
   config: Config;
-  store: StoreRepo;
+  db: Repository;
   /** The app's state, for a monitoring worker that shares its scan bound and running scans (as main.ts does). */
   state: AppState;
   server: Server;
@@ -27,7 +27,7 @@ export async function startApp(
   t: Pick<TestContext, 'after'> | null,
   env: Record<string, string> = {},
   extra: Partial<Pick<AppDeps, 'scanOverrides' | 'guards' | 'routes' | 'renderer'>> & {
-    store?: StoreRepo;
+    db?: Repository;
     /** BASE_URL is the app's own loopback address (for scanning the service itself), not http://localhost:3000. */
     selfBaseUrl?: boolean;
   } = {},
@@ -47,16 +47,16 @@ export async function startApp(
     ANON_READS_PER_MINUTE: '100000',
     ...env,
   });
-  const store = extra.store ?? new SqliteRepo(join(dataDir, 'store.db'));
+  const db = extra.db ?? new SqliteRepo(join(dataDir, 'store.db'));
   const { selfBaseUrl: _self, ...deps } = extra;
   const state = createAppState(config);
   try {
-    await store.init();
-    server.on('request', createApp({ config, store, log: pino({ level: 'silent' }), state, ...deps }));
+    await db.init();
+    server.on('request', createApp({ config, db, log: pino({ level: 'silent' }), state, ...deps }));
   } catch (err) {
     // An app that refuses to start (a test of exactly that) must not leave the listener behind.
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await store.close().catch(() => {});
+    await db.close().catch(() => {});
     rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
@@ -66,11 +66,11 @@ export async function startApp(
     closed = true;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await store.close();
+    await db.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   t?.after(close);
-  return { url, config, store, state, server, dataDir, close };
+  return { url, config, db, state, server, dataDir, close };
 }
 
 /** fetch + JSON body in one step, for assertions. */

@@ -60,7 +60,7 @@ test('tools/list: exactly the read tools, each fully declared and portable', asy
 
 test('check_merchant_readiness: structured summary matching the output schema, plus a text block', async (t) => {
   const app = await startApp(t);
-  const report = await saveFakeScan(app.store, { host: 'shop.test', score: 82 });
+  const report = await saveFakeScan(app.db, { host: 'shop.test', score: 82 });
   const client = await connectMcp(t, app);
   await client.listTools(); // the client validates structuredContent against the listed output schemas from here on
   const result = await call(client, 'check_merchant_readiness', { host: 'https://www.shop.test/' });
@@ -79,7 +79,7 @@ test('check_merchant_readiness: structured summary matching the output schema, p
 
 test('get_readiness_report: the full stored report', async (t) => {
   const app = await startApp(t);
-  const report = await saveFakeScan(app.store, { host: 'shop.test', score: 64, vertical: 'pets' });
+  const report = await saveFakeScan(app.db, { host: 'shop.test', score: 64, vertical: 'pets' });
   const client = await connectMcp(t, app);
   await client.listTools();
   const result = await call(client, 'get_readiness_report', { host: 'shop.test' });
@@ -91,9 +91,9 @@ test('get_readiness_report: the full stored report', async (t) => {
 
 test('list_agent_ready_stores: ranked agent-ready stores', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'a.test', score: 91, vertical: 'apparel' });
-  await saveFakeScan(app.store, { host: 'b.test', score: 75, vertical: 'beauty' });
-  await saveFakeScan(app.store, { host: 'c.test', score: 40 });
+  await saveFakeScan(app.db, { host: 'a.test', score: 91, vertical: 'apparel' });
+  await saveFakeScan(app.db, { host: 'b.test', score: 75, vertical: 'beauty' });
+  await saveFakeScan(app.db, { host: 'c.test', score: 40 });
   const client = await connectMcp(t, app);
   await client.listTools();
   const all = await call(client, 'list_agent_ready_stores', {});
@@ -114,8 +114,8 @@ test('list_agent_ready_stores: ranked agent-ready stores', async (t) => {
 
 test('unknown and delisted hosts are isError results carrying next_action to the scan endpoint', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'gone.test', score: 80 });
-  await app.store.setDelisted('gone.test', true);
+  await saveFakeScan(app.db, { host: 'gone.test', score: 80 });
+  await app.db.setDelisted('gone.test', true);
   const client = await connectMcp(t, app);
   for (const name of ['check_merchant_readiness', 'get_readiness_report']) {
     for (const host of ['never.test', 'gone.test']) {
@@ -129,10 +129,10 @@ test('unknown and delisted hosts are isError results carrying next_action to the
 
 test('bad arguments are isError results that name the field; hostile values never reach a store query', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'shop.test', score: 80 });
+  await saveFakeScan(app.db, { host: 'shop.test', score: 80 });
   let queries = 0;
-  const original = app.store.latestByHost.bind(app.store);
-  app.store.latestByHost = async (host) => {
+  const original = app.db.latestByHost.bind(app.db);
+  app.db.latestByHost = async (host) => {
     queries++;
     return original(host);
   };
@@ -178,7 +178,7 @@ test('no tool call sends a single request to the store it names', async (t) => {
   t.after(() => unscanned.close());
   const app = await startApp(t);
   const host = `127.0.0.1:${fixture.port}`;
-  await saveFakeScan(app.store, { host, score: 88 });
+  await saveFakeScan(app.db, { host, score: 88 });
   const client = await connectMcp(t, app);
   for (const h of [host, fixture.url, `127.0.0.1:${unscanned.port}`, unscanned.url]) {
     await call(client, 'check_merchant_readiness', { host: h });
@@ -194,7 +194,7 @@ test('no tool call sends a single request to the store it names', async (t) => {
 
 test('an unexpected exception becomes a generic isError result; the internal message stays in the log', async (t) => {
   const app = await startApp(t);
-  app.store.latestByHost = async () => {
+  app.db.latestByHost = async () => {
     throw new Error('secret internal detail at /srv/app/store.ts:12');
   };
   const client = await connectMcp(t, app);
@@ -206,7 +206,7 @@ test('an unexpected exception becomes a generic isError result; the internal mes
 
 test('a plain JSON-RPC POST with only Content-Type: application/json gets a 200 JSON answer', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'shop.test', score: 70 });
+  await saveFakeScan(app.db, { host: 'shop.test', score: 70 });
   const list = await postMcp(app, rpc('tools/list', undefined, 7));
   assert.equal(list.status, 200);
   assert.match(list.headers.get('content-type') ?? '', /application\/json/);
@@ -313,7 +313,7 @@ test('notifications are accepted with 202 and no body', async (t) => {
 
 test('overlapping calls each get their own answer (fresh server per request)', async (t) => {
   const app = await startApp(t);
-  for (let i = 0; i < 20; i++) await saveFakeScan(app.store, { host: `s${i}.test`, score: 50 + i });
+  for (let i = 0; i < 20; i++) await saveFakeScan(app.db, { host: `s${i}.test`, score: 50 + i });
   const answers = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
       postMcp(app, rpc('tools/call', { name: 'check_merchant_readiness', arguments: { host: `s${i}.test` } }, i)),

@@ -18,7 +18,7 @@ const call = (host: string, id: number | string) => ({
 test('200 overlapping tools/call with the same JSON-RPC id from different clients each get their own answer', async (t) => {
   const app = await startApp(t);
   const N = 200;
-  for (let i = 0; i < N; i++) await saveFakeScan(app.store, { host: `s${i}.test`, score: i % 101 });
+  for (let i = 0; i < N; i++) await saveFakeScan(app.db, { host: `s${i}.test`, score: i % 101 });
   // One connection per client: no keep-alive pool shared between them.
   const agents = Array.from({ length: N }, () => new Agent({ keepAlive: false, maxSockets: 1 }));
   t.after(() => agents.forEach((a) => a.destroy()));
@@ -45,7 +45,7 @@ test('200 overlapping tools/call with the same JSON-RPC id from different client
 
 test('clients that leave before their answer do not disturb the others, and the server keeps serving', async (t) => {
   const app = await startApp(t);
-  for (let i = 0; i < 20; i++) await saveFakeScan(app.store, { host: `s${i}.test`, score: 40 + i });
+  for (let i = 0; i < 20; i++) await saveFakeScan(app.db, { host: `s${i}.test`, score: 40 + i });
   const leaving = Array.from({ length: 20 }, (_, i) => {
     const controller = new AbortController();
     const sent = fetch(`${app.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call(`s${i}.test`, 1)), signal: controller.signal }).catch(() => null);

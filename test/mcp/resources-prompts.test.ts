@@ -63,8 +63,8 @@ test('resources/list, templates and prompts/list answer exactly what the server 
 
 test('each direct resource reads: the catalogue is docs/checks.md, llms.txt is /llms.txt, the index ranks stores', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'top.test', score: 91 });
-  await saveFakeScan(app.store, { host: 'low.test', score: 35 });
+  await saveFakeScan(app.db, { host: 'top.test', score: 91 });
+  await saveFakeScan(app.db, { host: 'low.test', score: 35 });
   const client = await connectMcp(t, app);
   for (const r of RESOURCES) {
     const { contents } = await client.readResource({ uri: r.uri });
@@ -81,9 +81,9 @@ test('each direct resource reads: the catalogue is docs/checks.md, llms.txt is /
 
 test('report templates: Markdown and JSON of the latest report; unknown and delisted hosts give the tools\' error', async (t) => {
   const app = await startApp(t);
-  const report = await saveFakeScan(app.store, { host: 'shop.test', score: 77, vertical: 'pets' });
-  await saveFakeScan(app.store, { host: 'gone.test', score: 80 });
-  await app.store.setDelisted('gone.test', true);
+  const report = await saveFakeScan(app.db, { host: 'shop.test', score: 77, vertical: 'pets' });
+  await saveFakeScan(app.db, { host: 'gone.test', score: 80 });
+  await app.db.setDelisted('gone.test', true);
   const client = await connectMcp(t, app);
   const md = await client.readResource({ uri: 'readiness://reports/shop.test' });
   assert.equal(md.contents[0].mimeType, 'text/markdown');
@@ -109,7 +109,7 @@ test('report templates: Markdown and JSON of the latest report; unknown and deli
 
 test('improve_store_readiness: top fixes, failing checks and the agent brief; an unknown host is said in the prompt', async (t) => {
   const app = await startApp(t);
-  const report = await saveFakeScan(app.store, { host: 'shop.test', score: 52 });
+  const report = await saveFakeScan(app.db, { host: 'shop.test', score: 52 });
   const client = await connectMcp(t, app);
   const { messages } = await client.getPrompt({ name: 'improve_store_readiness', arguments: { host: 'https://www.shop.test/' } });
   assert.equal(messages.length, 1);
@@ -129,8 +129,8 @@ test('improve_store_readiness: top fixes, failing checks and the agent brief; an
 
 test('compare_stores: scores, grades and the differing checks of 2 to 5 stores; unknown ones named; bad lists refused', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'a.test', score: 90 });
-  await saveFakeScan(app.store, { host: 'b.test', score: 30, capped: true });
+  await saveFakeScan(app.db, { host: 'a.test', score: 90 });
+  await saveFakeScan(app.db, { host: 'b.test', score: 30, capped: true });
   const client = await connectMcp(t, app);
   const { messages } = await client.getPrompt({ name: 'compare_stores', arguments: { hosts: 'a.test, b.test nobody.test' } });
   const text = messages[0].content.type === 'text' ? messages[0].content.text : '';
@@ -147,9 +147,9 @@ test('compare_stores: scores, grades and the differing checks of 2 to 5 stores; 
 
 test('completion/complete: hosts by prefix best score first, never delisted; host lists; categories', async (t) => {
   const app = await startApp(t);
-  for (const [host, score] of [['shop.test', 40], ['shoes.test', 90], ['shore.test', 70], ['other.test', 99]] as const) await saveFakeScan(app.store, { host, score });
-  await saveFakeScan(app.store, { host: 'shoddy.test', score: 95 });
-  await app.store.setDelisted('shoddy.test', true);
+  for (const [host, score] of [['shop.test', 40], ['shoes.test', 90], ['shore.test', 70], ['other.test', 99]] as const) await saveFakeScan(app.db, { host, score });
+  await saveFakeScan(app.db, { host: 'shoddy.test', score: 95 });
+  await app.db.setDelisted('shoddy.test', true);
   const client = await connectMcp(t, app);
   const values = async (ref: Parameters<typeof client.complete>[0]['ref'], name: string, value: string) =>
     (await client.complete({ ref, argument: { name, value } })).completion.values;
@@ -169,7 +169,7 @@ test('completion/complete: hosts by prefix best score first, never delisted; hos
 
 test('completion answers stay small whatever is typed: a 63 KB host list completes to nothing, a full list offers no sixth host', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'shop.test', score: 40 });
+  await saveFakeScan(app.db, { host: 'shop.test', score: 40 });
   const compare = { type: 'ref/prompt', name: 'compare_stores' };
   const huge = `${'a.test, '.repeat(8000)}sho`; // about 63 KB, under the 64 KiB body cap
   const raw = await postMcp(app, { jsonrpc: '2.0', id: 1, method: 'completion/complete', params: { ref: compare, argument: { name: 'hosts', value: huge } } });
@@ -186,7 +186,7 @@ test('completion answers stay small whatever is typed: a 63 KB host list complet
 
 test('the Markdown report resource is served after the untrusted-content note, and its description says so', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'noted.test', score: 60 });
+  await saveFakeScan(app.db, { host: 'noted.test', score: 60 });
   const client = await connectMcp(t, app);
   const text = textOf((await client.readResource({ uri: 'readiness://reports/noted.test' })).contents);
   assert.ok(text.startsWith(`${UNTRUSTED_NOTE}\n\n# noted.test`), text.slice(0, 300));

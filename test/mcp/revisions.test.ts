@@ -32,7 +32,7 @@ async function usesEverything(client: AnyClient): Promise<void> {
 
 async function appWithShop(t: Parameters<typeof startApp>[0]): Promise<TestApp> {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'shop.test', score: 70 });
+  await saveFakeScan(app.db, { host: 'shop.test', score: 70 });
   return app;
 }
 

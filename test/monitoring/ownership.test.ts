@@ -4,15 +4,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { testConfig } from '../../lib/config.js';
 import { AppError } from '../../lib/errors.js';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 import { claimHost, verifyHost } from '../../monitoring/ownership.js';
 import { startFixtureStore } from '../helpers/fixture-store.js';
 
 async function setup(t: { after(fn: () => unknown): void }, env: Record<string, string> = {}) {
-  const store = new SqliteRepo(':memory:');
-  await store.init();
-  t.after(() => store.close());
-  return { store, config: testConfig(env) };
+  const db = new SqliteRepo(':memory:');
+  await db.init();
+  t.after(() => db.close());
+  return { db, config: testConfig(env) };
 }
 
 const page = (head: string) => `<!doctype html><html><head><title>Shop</title>${head}</head><body><h1>Shop</h1></body></html>`;
@@ -38,7 +38,7 @@ test('a store verified by a meta tag on its homepage, another by /.well-known/st
   const byFile = await verifyHost(deps, 'acct_1', fileClaim.host);
   assert.equal(byFile.verified && byFile.method, 'file');
 
-  const owners = await deps.store.monitoring.verifiedClaims(fileClaim.host);
+  const owners = await deps.db.monitoring.verifiedClaims(fileClaim.host);
   assert.deepEqual(owners.map((o) => [o.accountId, o.method]), [['acct_1', 'file']]);
   assert.ok(owners[0].verifiedAt instanceof Date);
 
@@ -47,7 +47,7 @@ test('a store verified by a meta tag on its homepage, another by /.well-known/st
   assert.notEqual(second.token, fileClaim.token);
   fileStore.setRoute('/.well-known/store-readiness.txt', { headers: { 'content-type': 'text/plain' }, body: `${fileClaim.token}\n${second.token}\n` });
   assert.equal((await verifyHost(deps, 'acct_2', fileClaim.host)).verified, true);
-  assert.equal((await deps.store.monitoring.verifiedClaims(fileClaim.host)).length, 2);
+  assert.equal((await deps.db.monitoring.verifiedClaims(fileClaim.host)).length, 2);
 });
 
 test('an absent or wrong token is refused with a clear message and nothing is marked verified', async (t) => {
@@ -61,8 +61,8 @@ test('an absent or wrong token is refused with a clear message and nothing is ma
   store.setRoute('/', { body: page('') });
   store.setRoute('/.well-known/store-readiness.txt', { headers: { 'content-type': 'text/plain' }, body: `prefix-${claim.token}\n` });
   assert.equal((await verifyHost(deps, 'acct_1', claim.host)).verified, false, 'the token must be a line of its own');
-  assert.equal((await deps.store.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null);
-  assert.deepEqual(await deps.store.monitoring.verifiedClaims(claim.host), []);
+  assert.equal((await deps.db.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null);
+  assert.deepEqual(await deps.db.monitoring.verifiedClaims(claim.host), []);
   await assert.rejects(verifyHost(deps, 'acct_other', claim.host), (err: unknown) => err instanceof AppError && err.code === 'NOT_FOUND');
 });
 
@@ -71,7 +71,7 @@ test('without SCAN_ALLOW_PRIVATE a private or loopback store cannot be claimed, 
   for (const url of ['http://127.0.0.1:8080/', 'https://10.0.0.1/', 'http://[::1]/', 'https://169.254.169.254/', 'ftp://shop.example/']) {
     await assert.rejects(claimHost(deps, 'acct_1', url), (err: unknown) => err instanceof AppError && err.code === 'INVALID_URL', url);
   }
-  assert.deepEqual(await deps.store.monitoring.listClaims('acct_1'), []);
+  assert.deepEqual(await deps.db.monitoring.listClaims('acct_1'), []);
 });
 
 test("the check follows the scanner's rules: a homepage redirecting to a private address is not followed", async (t) => {
@@ -103,7 +103,7 @@ test('a soft-404 page quoting the token is not the well-known file: only a 2xx t
   store.setRoute('/pages/help', { headers: { 'content-type': 'text/plain' }, body: `${claim.token}\n` });
   const moved = await verifyHost(deps, 'acct_1', claim.host);
   assert.match(!moved.verified ? moved.message : '', /redirected to \/pages\/help, not the file itself/);
-  assert.equal((await deps.store.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null);
+  assert.equal((await deps.db.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null);
   // The real file verifies.
   store.setRoute('/.well-known/store-readiness.txt', { headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `${claim.token}\n` });
   assert.equal((await verifyHost(deps, 'acct_1', claim.host)).verified, true);
@@ -122,7 +122,7 @@ test("a root redirecting to another site carrying the meta tag does not verify; 
   const result = await verifyHost(deps, 'acct_1', claim.host);
   assert.equal(result.verified, false);
   assert.match(!result.verified ? result.message : '', /homepage redirected to another site \(127\.0\.0\.1:\d+\).*store-readiness\.txt redirected to another site/);
-  assert.equal((await deps.store.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null);
+  assert.equal((await deps.db.monitoring.getClaim('acct_1', claim.host))?.verifiedAt, null);
 
   // shop.test redirects to www.shop.test (the same host with www.), which carries the tag: verified.
   const named = await claimHost(deps, 'acct_1', `http://shop.test:${shop.port}/`);

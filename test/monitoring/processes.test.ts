@@ -14,7 +14,7 @@ import { addEndpoint } from '../../monitoring/endpoints.js';
 import { addMonitor } from '../../monitoring/monitors.js';
 import { claimHost, verifyHost } from '../../monitoring/ownership.js';
 import { parseSecretsKey, secretBox } from '../../monitoring/secrets.js';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 import { startChildServer, type ChildServer } from '../support/child-server.js';
 import { startFixtureStore, type FixtureStore, verifiedHome } from '../helpers/fixture-store.js';
 import { call } from '../helpers/start-app.js';
@@ -45,7 +45,7 @@ async function shared(t: T) {
   const dataDir = mkdtempSync(join(tmpdir(), 'srk-monitoring-'));
   const repo = new SqliteRepo(join(dataDir, 'store.db'));
   await repo.init();
-  const deps = { store: repo, config: testConfig(), box: secretBox(parseSecretsKey(SECRETS_KEY)) };
+  const deps = { db: repo, config: testConfig(), box: secretBox(parseSecretsKey(SECRETS_KEY)) };
   const children: ChildServer[] = [];
   const receiver = await startReceiver();
   const fixtures: FixtureStore[] = [];
@@ -138,7 +138,7 @@ test('MONITOR=off: the process serves but runs no scheduled work', async (t) => 
   const repo = new SqliteRepo(join(child.dataDir, 'store.db'));
   await repo.init();
   t.after(() => repo.close());
-  const deps = { store: repo, config: testConfig() };
+  const deps = { db: repo, config: testConfig() };
   await repo.monitoring.putClaim({ accountId: 'acct_1', host: 'off.test', origin: 'https://off.test', token: 't', createdAt: new Date(), verifiedAt: null, method: null });
   await repo.monitoring.markVerified('acct_1', 'off.test', new Date(), 'meta');
   await addMonitor(deps, 'acct_1', { host: 'off.test', cadence: 'daily', firstRunAt: new Date(Date.now() - 1000) });

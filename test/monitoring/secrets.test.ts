@@ -11,7 +11,7 @@ import { ConfigError, loadConfig, testConfig } from '../../lib/config.js';
 import { addEndpoint } from '../../monitoring/endpoints.js';
 import { newWebhookSecret, parseSecretsKey, secretBox } from '../../monitoring/secrets.js';
 import { secretBoxFor } from '../../server/monitoring.js';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 
 test('a sealed secret opens only with its key and its endpoint id; tampering is detected', () => {
   const box = secretBox(randomBytes(32));
@@ -32,10 +32,10 @@ test('a sealed secret opens only with its key and its endpoint id; tampering is 
 test('the store file never holds a webhook secret in clear', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'srk-secret-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const store = new SqliteRepo(join(dir, 'store.db'));
-  await store.init();
-  const { secret } = await addEndpoint({ store, config: testConfig(), box: secretBox(randomBytes(32)) }, 'acct_1', { url: 'https://hooks.example.com/x', events: ['scan.completed'] });
-  await store.close();
+  const db = new SqliteRepo(join(dir, 'store.db'));
+  await db.init();
+  const { secret } = await addEndpoint({ db, config: testConfig(), box: secretBox(randomBytes(32)) }, 'acct_1', { url: 'https://hooks.example.com/x', events: ['scan.completed'] });
+  await db.close();
   const key = secret.slice('whsec_'.length);
   for (const file of readdirSync(dir)) {
     const bytes = readFileSync(join(dir, file));

@@ -30,14 +30,14 @@ async function setup(t: T, env: Record<string, string> = {}, opts: { now?: () =>
   const mails: Parameters<SendMail>[0][] = [];
   const worker = createMonitoring({
     config: app.config,
-    store: app.store,
+    db: app.db,
     state: app.state,
     log: pino({ level: 'silent' }),
     box,
     now: opts.now,
     sendMail: async (m) => void mails.push(m),
   });
-  const deps = { store: app.store, config: app.config, box, now: opts.now };
+  const deps = { db: app.db, config: app.config, box, now: opts.now };
   const receiver = await startReceiver();
   t.after(() => receiver.close());
   return { app, worker, deps, mails, receiver };
@@ -111,7 +111,7 @@ test('a changed store rescanned gives scan.completed, score.changed and check.re
   // Nothing is sent twice: another pass finds no work.
   assert.deepEqual(await s.worker.tick(), { monitors: 0, events: 0, attempts: 0 });
   // The receiver only gets the events it picked.
-  await s.app.store.monitoring.updateEndpoint({ ...(await s.app.store.monitoring.listEndpoints('acct_1'))[0], events: ['grade.changed'] });
+  await s.app.db.monitoring.updateEndpoint({ ...(await s.app.db.monitoring.listEndpoints('acct_1'))[0], events: ['grade.changed'] });
   await scan(s.app.url, shop);
   await s.worker.tick();
   assert.equal(s.receiver.received.length, events.length + 1, 'no grade change, no event');
@@ -129,7 +129,7 @@ test('a receiver that fails twice gets the event on the third attempt with the s
   assert.equal(a.json?.type, 'webhook.test');
   assert.ok(s.receiver.received.every((r) => r.verifiedBy.length === 1));
   assert.equal(a.body, c.body, 'the same body on every attempt');
-  const attempts = await s.app.store.monitoring.listAttempts(endpoint.id, 100);
+  const attempts = await s.app.db.monitoring.listAttempts(endpoint.id, 100);
   assert.deepEqual(attempts.map((x) => [x.attempt, x.status, x.outcome]), [[3, 204, 'delivered'], [2, 500, 'HTTP 500'], [1, 500, 'HTTP 500']]);
   assert.ok(attempts.every((x) => x.messageId === a.id && x.eventType === 'webhook.test' && x.durationMs >= 0));
   await s.worker.tick();
@@ -154,11 +154,11 @@ test('a receiver that hangs is cut at the timeout and retried', async (t) => {
   const took = performance.now() - started;
   assert.ok(took >= timeoutMs * 0.9, `waited for the timeout (${took.toFixed(0)} ms)`);
   assert.ok(took < timeoutMs * 10, `cut at the timeout, not left hanging (${took.toFixed(0)} ms for a ${timeoutMs} ms timeout)`);
-  const [first] = await s.app.store.monitoring.listAttempts(endpoint.id, 1);
+  const [first] = await s.app.db.monitoring.listAttempts(endpoint.id, 1);
   assert.deepEqual([first.status, first.outcome], [null, `timeout after ${timeoutMs} ms`]);
   await tickUntil(s.worker, s.receiver, (r) => r.length >= 2);
   await s.worker.tick();
-  const attempts = await s.app.store.monitoring.listAttempts(endpoint.id, 100);
+  const attempts = await s.app.db.monitoring.listAttempts(endpoint.id, 100);
   assert.deepEqual(attempts.map((x) => x.outcome)[0], 'delivered');
   assert.equal(s.receiver.received[0].id, s.receiver.received[1].id);
 });
@@ -171,18 +171,18 @@ test('a redirecting receiver counts as a failure and the redirect is not followe
   s.receiver.answer = () => ({ status: 307, location: elsewhere.url });
   await sendTestEvent(s.deps, 'acct_1', endpoint.id);
   await s.worker.tick();
-  const [redirected] = await s.app.store.monitoring.listAttempts(endpoint.id, 1);
+  const [redirected] = await s.app.db.monitoring.listAttempts(endpoint.id, 1);
   assert.equal(redirected.attempt, 1);
   assert.match(redirected.outcome, /redirect not followed/);
   assert.equal(elsewhere.received.length, 0, 'the redirect target is never contacted');
-  assert.equal((await s.app.store.monitoring.getDelivery(redirected.deliveryId))?.state, 'pending', 'retried later');
+  assert.equal((await s.app.db.monitoring.getDelivery(redirected.deliveryId))?.state, 'pending', 'retried later');
 
   s.receiver.answer = () => ({ status: 410 });
   await tickUntil(s.worker, s.receiver, (r) => r.length >= 2);
-  const ep = (await s.app.store.monitoring.getEndpoint(endpoint.id))!;
+  const ep = (await s.app.db.monitoring.getEndpoint(endpoint.id))!;
   assert.ok(ep.disabledAt);
   assert.match(ep.disabledReason ?? '', /410/);
-  assert.equal((await s.app.store.monitoring.getDelivery(redirected.deliveryId))?.state, 'failed');
+  assert.equal((await s.app.db.monitoring.getDelivery(redirected.deliveryId))?.state, 'failed');
   assert.equal(s.mails.length, 1);
   assert.equal(s.mails[0].accountId, 'acct_1');
   assert.match(s.mails[0].text, /410 Gone/);
@@ -190,7 +190,7 @@ test('a redirecting receiver counts as a failure and the redirect is not followe
   await sendTestEvent(s.deps, 'acct_1', endpoint.id);
   await s.worker.tick();
   assert.equal(s.receiver.received.length, 2);
-  assert.equal((await s.app.store.monitoring.listAttempts(endpoint.id, 1))[0].outcome, 'not sent: endpoint disabled or removed');
+  assert.equal((await s.app.db.monitoring.listAttempts(endpoint.id, 1))[0].outcome, 'not sent: endpoint disabled or removed');
 });
 
 test('five days of failures disable the endpoint and mail the owner once', async (t) => {
@@ -200,15 +200,15 @@ test('five days of failures disable the endpoint and mail the owner once', async
   s.receiver.answer = () => ({ status: 503 });
   await sendTestEvent(s.deps, 'acct_1', endpoint.id);
   await s.worker.tick();
-  assert.equal((await s.app.store.monitoring.getEndpoint(endpoint.id))?.failingSince?.getTime(), clock);
+  assert.equal((await s.app.db.monitoring.getEndpoint(endpoint.id))?.failingSince?.getTime(), clock);
   clock += 4 * 86_400_000;
   await sendTestEvent(s.deps, 'acct_1', endpoint.id);
   await s.worker.tick(); // both due: the first one's retry and the new one
-  assert.equal((await s.app.store.monitoring.getEndpoint(endpoint.id))?.disabledAt, null, 'four days are not five');
+  assert.equal((await s.app.db.monitoring.getEndpoint(endpoint.id))?.disabledAt, null, 'four days are not five');
   clock += 86_400_000 + 1;
   await sendTestEvent(s.deps, 'acct_1', endpoint.id);
   await s.worker.tick();
-  const ep = (await s.app.store.monitoring.getEndpoint(endpoint.id))!;
+  const ep = (await s.app.db.monitoring.getEndpoint(endpoint.id))!;
   assert.ok(ep.disabledAt);
   assert.match(ep.disabledReason ?? '', /five days/);
   assert.equal(s.mails.length, 1);
@@ -221,10 +221,10 @@ test('a success ends a failing streak', async (t) => {
   s.receiver.answer = (r) => (r.n === 1 ? { status: 500 } : { status: 202 });
   await sendTestEvent(s.deps, 'acct_1', endpoint.id);
   await s.worker.tick();
-  assert.ok((await s.app.store.monitoring.getEndpoint(endpoint.id))?.failingSince);
+  assert.ok((await s.app.db.monitoring.getEndpoint(endpoint.id))?.failingSince);
   await tickUntil(s.worker, s.receiver, (r) => r.length >= 2);
   await s.worker.tick();
-  assert.equal((await s.app.store.monitoring.getEndpoint(endpoint.id))?.failingSince, null);
+  assert.equal((await s.app.db.monitoring.getEndpoint(endpoint.id))?.failingSince, null);
 });
 
 test('rotation: for 24 hours every message carries two signatures, one per secret, both verifiable', async (t) => {
@@ -265,14 +265,14 @@ test('refused with a clear message and nothing stored: non-https, private and me
   for (const [url, events, message] of cases) {
     await assert.rejects(addEndpoint(s.deps, 'acct_1', { url, events }), (err: unknown) => err instanceof AppError && err.code === 'INVALID_PARAMS' && message.test(err.message), url);
   }
-  assert.deepEqual(await s.app.store.monitoring.listEndpoints('acct_1'), []);
+  assert.deepEqual(await s.app.db.monitoring.listEndpoints('acct_1'), []);
 });
 
 test('a webhook host that resolves to a private address is refused at connect time and counted as a failure', async (t) => {
   const s = await setup(t, { SCAN_ALLOW_PRIVATE: '0' });
   const worker = createMonitoring({
     config: s.app.config,
-    store: s.app.store,
+    db: s.app.db,
     state: s.app.state,
     log: pino({ level: 'silent' }),
     box: s.deps.box,
@@ -282,7 +282,7 @@ test('a webhook host that resolves to a private address is refused at connect ti
   const { endpoint } = await addEndpoint(s.deps, 'acct_1', { url: 'https://hooks.evil.test/x', events: ['scan.completed'] });
   await sendTestEvent(s.deps, 'acct_1', endpoint.id);
   await worker.tick();
-  const [attempt] = await s.app.store.monitoring.listAttempts(endpoint.id, 1);
+  const [attempt] = await s.app.db.monitoring.listAttempts(endpoint.id, 1);
   assert.match(attempt.outcome, /refused: .*resolves to a non-public address/);
   assert.equal(s.receiver.received.length, 0);
 });
@@ -322,10 +322,10 @@ test('the circuit breaker: after 3 timed-out attempts an endpoint is paused for 
   for (let i = 0; i < 5; i++) ids.push(await sendTestEvent(s.deps, 'acct_1', endpoint.id));
   await s.worker.tick();
   assert.equal(s.receiver.received.length, 3, 'three timeouts, then the endpoint is paused');
-  const attempts = await s.app.store.monitoring.listAttempts(endpoint.id, 10);
+  const attempts = await s.app.db.monitoring.listAttempts(endpoint.id, 10);
   assert.equal(attempts.length, 3, 'a paused delivery spends no attempt');
   assert.ok(attempts.every((a) => /^timeout after 300 ms$/.test(a.outcome)));
-  const deliveries = await Promise.all(ids.map(async (id) => (await s.app.store.monitoring.getDelivery(id))!));
+  const deliveries = await Promise.all(ids.map(async (id) => (await s.app.db.monitoring.getDelivery(id))!));
   const unsent = deliveries.filter((d) => d.attempts === 0);
   assert.equal(unsent.length, 2);
   for (const waiting of unsent) {
@@ -342,5 +342,5 @@ test('the circuit breaker: after 3 timed-out attempts an endpoint is paused for 
   offset = BREAKER_PAUSE_MS + 10_000;
   await s.worker.tick();
   assert.equal(s.receiver.received.length, 3 + 5);
-  for (const id of ids) assert.equal((await s.app.store.monitoring.getDelivery(id))?.state, 'delivered');
+  for (const id of ids) assert.equal((await s.app.db.monitoring.getDelivery(id))?.state, 'delivered');
 });

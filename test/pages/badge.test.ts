@@ -36,7 +36,7 @@ function svgParts(svg: string): { texts: string[]; attrs: [string, string][]; ta
 
 test('a scanned host gets "agent-ready | <score> <grade>" with nothing executable or external in it', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'shop.test', score: 72 });
+  await saveFakeScan(app.db, { host: 'shop.test', score: 72 });
   const res = await fetch(`${app.url}/badge/shop.test.svg`);
   assert.equal(res.status, 200);
   const svg = await res.text();
@@ -53,9 +53,9 @@ test('a scanned host gets "agent-ready | <score> <grade>" with nothing executabl
 
 test('"agent-ready" is on the badge only when the store meets the agent-ready rule; otherwise it reads "agent readiness"', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'low.test', score: 28 });
-  await saveFakeScan(app.store, { host: 'stale.test', score: 88, createdAt: new Date(Date.now() - 120 * 86_400_000) });
-  await saveFakeScan(app.store, { host: 'ready.test', score: 88 });
+  await saveFakeScan(app.db, { host: 'low.test', score: 28 });
+  await saveFakeScan(app.db, { host: 'stale.test', score: 88, createdAt: new Date(Date.now() - 120 * 86_400_000) });
+  await saveFakeScan(app.db, { host: 'ready.test', score: 88 });
   const labels = async (host: string) => svgParts(await (await fetch(`${app.url}/badge/${host}.svg`)).text()).texts.map((s) => s.trim()).filter(Boolean);
   assert.deepEqual(new Set(await labels('low.test')), new Set(['agent readiness', '28 E', 'agent readiness: 28 E']));
   assert.deepEqual(new Set(await labels('stale.test')), new Set(['agent readiness', '88 A', 'agent readiness: 88 A']), 'older than 90 days');
@@ -65,7 +65,7 @@ test('"agent-ready" is on the badge only when the store meets the agent-ready ru
 
 test('badge headers follow security.md O2', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'shop.test', score: 90 });
+  await saveFakeScan(app.db, { host: 'shop.test', score: 90 });
   for (const host of ['shop.test', 'unknown.test']) {
     const res = await fetch(`${app.url}/badge/${host}.svg`);
     assert.equal(res.status, 200);
@@ -87,7 +87,7 @@ test('colour follows the grade; www., upper case and a URL-ish host find the sam
     ['d.test', 45, '#ea7233'], // orange
     ['e.test', 10, '#dd4343'], // red
   ];
-  for (const [host, score] of cases) await saveFakeScan(app.store, { host, score });
+  for (const [host, score] of cases) await saveFakeScan(app.db, { host, score });
   for (const [host, score, colour] of cases) {
     const svg = await (await fetch(`${app.url}/badge/${host}.svg`)).text();
     assert.ok(svg.includes(`fill="${colour}"`), `${host} ${score} → ${colour}`);
@@ -98,8 +98,8 @@ test('colour follows the grade; www., upper case and a URL-ish host find the sam
 
 test('unknown and delisted hosts get the grey "not scanned" badge, still 200', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'gone.test', score: 88 });
-  await app.store.setDelisted('gone.test', true);
+  await saveFakeScan(app.db, { host: 'gone.test', score: 88 });
+  await app.db.setDelisted('gone.test', true);
   for (const host of ['never.test', 'gone.test']) {
     const res = await fetch(`${app.url}/badge/${host}.svg`);
     assert.equal(res.status, 200);
@@ -112,7 +112,7 @@ test('unknown and delisted hosts get the grey "not scanned" badge, still 200', a
 
 test('ETag is a hash of the SVG: If-None-Match answers 304 with the cache headers, a stale tag gets the body', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'shop.test', score: 72 });
+  await saveFakeScan(app.db, { host: 'shop.test', score: 72 });
   const first = await fetch(`${app.url}/badge/shop.test.svg`);
   const etag = first.headers.get('etag')!;
   await first.text();
@@ -124,7 +124,7 @@ test('ETag is a hash of the SVG: If-None-Match answers 304 with the cache header
   const listed = await fetch(`${app.url}/badge/shop.test.svg`, { headers: { 'if-none-match': `"old", W/${etag}` } });
   assert.equal(listed.status, 304);
   // A new scan changes the badge, so the old tag no longer matches.
-  await saveFakeScan(app.store, { host: 'shop.test', score: 91 });
+  await saveFakeScan(app.db, { host: 'shop.test', score: 91 });
   const changed = await fetch(`${app.url}/badge/shop.test.svg`, { headers: { 'if-none-match': etag } });
   assert.equal(changed.status, 200);
   assert.notEqual(changed.headers.get('etag'), etag);

@@ -43,7 +43,7 @@ async function closedPort(): Promise<number> {
 
 test('the home page explains the service, shows the form, the top 10 stores and the developer links', async (t) => {
   const app = await startApp(t);
-  for (let i = 0; i < 12; i++) await saveFakeScan(app.store, { host: `s${String(i).padStart(2, '0')}.test`, score: 40 + i });
+  for (let i = 0; i < 12; i++) await saveFakeScan(app.db, { host: `s${String(i).padStart(2, '0')}.test`, score: 40 + i });
   const res = await fetch(`${app.url}/`);
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('content-security-policy'), FORM_CSP);

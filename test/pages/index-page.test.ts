@@ -17,12 +17,12 @@ const rowsOf = (body: string) =>
 
 test('the index ranks stores by score and links each to its latest report; /stores is the same page', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'low.test', score: 30 });
-  await saveFakeScan(app.store, { host: 'top.test', score: 70 });
-  const newer = await saveFakeScan(app.store, { host: 'top.test', score: 95 });
-  await saveFakeScan(app.store, { host: 'mid.test', score: 60, vertical: 'apparel' });
-  await saveFakeScan(app.store, { host: 'gone.test', score: 99 });
-  await app.store.setDelisted('gone.test', true);
+  await saveFakeScan(app.db, { host: 'low.test', score: 30 });
+  await saveFakeScan(app.db, { host: 'top.test', score: 70 });
+  const newer = await saveFakeScan(app.db, { host: 'top.test', score: 95 });
+  await saveFakeScan(app.db, { host: 'mid.test', score: 60, vertical: 'apparel' });
+  await saveFakeScan(app.db, { host: 'gone.test', score: 99 });
+  await app.db.setDelisted('gone.test', true);
 
   const res = await fetch(`${app.url}/index`);
   assert.equal(res.status, 200);
@@ -45,8 +45,8 @@ test('the index ranks stores by score and links each to its latest report; /stor
 
 test('the vertical filter keeps one category; an unknown one is a 400 page naming the allowed values', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'shirts.test', score: 80, vertical: 'apparel' });
-  await saveFakeScan(app.store, { host: 'phones.test', score: 90, vertical: 'electronics' });
+  await saveFakeScan(app.db, { host: 'shirts.test', score: 80, vertical: 'apparel' });
+  await saveFakeScan(app.db, { host: 'phones.test', score: 90, vertical: 'electronics' });
   const body = await (await fetch(`${app.url}/index?vertical=apparel`)).text();
   assert.deepEqual(rowsOf(body).map((r) => r.host), ['shirts.test']);
   assert.match(body, /<span class="chip chip-active" aria-current="true">Apparel<\/span>/);
@@ -64,7 +64,7 @@ test('the vertical filter keeps one category; an unknown one is a 400 page namin
 
 test('50 stores a page with prev/next links; bad page numbers are a 400 page; past the end is an empty page', async (t) => {
   const app = await startApp(t);
-  for (let i = 0; i < 120; i++) await saveFakeScan(app.store, { host: `s${String(i).padStart(3, '0')}.test`, score: i % 100 });
+  for (let i = 0; i < 120; i++) await saveFakeScan(app.db, { host: `s${String(i).padStart(3, '0')}.test`, score: i % 100 });
 
   const first = await (await fetch(`${app.url}/index`)).text();
   assert.equal(rowsOf(first).length, 50);
@@ -98,8 +98,8 @@ test('50 stores a page with prev/next links; bad page numbers are a 400 page; pa
 
 test('the filter and the page combine in the pager links', async (t) => {
   const app = await startApp(t);
-  for (let i = 0; i < 55; i++) await saveFakeScan(app.store, { host: `b${i}.test`, score: 50, vertical: 'beauty' });
-  await saveFakeScan(app.store, { host: 'other.test', score: 99, vertical: 'pets' });
+  for (let i = 0; i < 55; i++) await saveFakeScan(app.db, { host: `b${i}.test`, score: 50, vertical: 'beauty' });
+  await saveFakeScan(app.db, { host: 'other.test', score: 99, vertical: 'pets' });
   const body = await (await fetch(`${app.url}/index?vertical=beauty`)).text();
   assert.equal(rowsOf(body).length, 50);
   assert.match(body, /rel="next" href="\/index\?vertical=beauty&amp;page=2"/);

@@ -44,7 +44,7 @@ function report(id: number, evidence: string, url = 'https://shop.test/'): ScanR
 
 test('negotiation: Markdown only when preferred to HTML; both answers carry Vary: Accept and link the other one', async (t) => {
   const app = await startApp(t);
-  const stored = await saveFakeScan(app.store, { host: 'shop.test', score: 72 });
+  const stored = await saveFakeScan(app.db, { host: 'shop.test', score: 72 });
   const cases: [string | undefined, 'markdown' | 'html'][] = [
     ['text/markdown', 'markdown'],
     ['text/markdown, text/html;q=0.5', 'markdown'],
@@ -76,9 +76,9 @@ test('negotiation: Markdown only when preferred to HTML; both answers carry Vary
 
 test('the home page as Markdown: its title as H1, a summary, the top of the index with report links, the documents', async (t) => {
   const app = await startApp(t);
-  const top = await saveFakeScan(app.store, { host: 'top.test', score: 90 });
-  await saveFakeScan(app.store, { host: 'gone.test', score: 99 });
-  await app.store.setDelisted('gone.test', true);
+  const top = await saveFakeScan(app.db, { host: 'top.test', score: 90 });
+  await saveFakeScan(app.db, { host: 'gone.test', score: 99 });
+  await app.db.setDelisted('gone.test', true);
   const md = (await call(`${app.url}/`, { headers: MD })).text;
   const html = (await call(`${app.url}/`)).text;
   const title = /<title>([^<]+)<\/title>/.exec(html)?.[1];
@@ -92,8 +92,8 @@ test('the home page as Markdown: its title as H1, a summary, the top of the inde
 
 test('the index as Markdown: ranks, scores, grades, verified and report links; filter, pages and bad input', async (t) => {
   const app = await startApp(t);
-  const a = await saveFakeScan(app.store, { host: 'a.test', score: 88, vertical: 'pets', agentReady: true });
-  const b = await saveFakeScan(app.store, { host: 'b.test', score: 41, capped: false });
+  const a = await saveFakeScan(app.db, { host: 'a.test', score: 88, vertical: 'pets', agentReady: true });
+  const b = await saveFakeScan(app.db, { host: 'b.test', score: 41, capped: false });
   const md = (await call(`${app.url}/index`, { headers: MD })).text;
   assert.equal(md.split('\n')[0], '# The most agent-ready stores');
   assert.match(md, /^> The Store Readiness readiness index: every scanned store ranked by its latest score, 2 stores\./m);
@@ -118,8 +118,8 @@ test('the index as Markdown: ranks, scores, grades, verified and report links; f
 
 test('a report as Markdown: score, grade, cap, pillars, the checks that need work with evidence, fixes with points', async (t) => {
   const app = await startApp(t);
-  const r = report(await app.store.allocateScanId(), 'robots.txt at https://shop.test/robots.txt disallows every live agent at /');
-  await saveReport(app.store, r);
+  const r = report(await app.db.allocateScanId(), 'robots.txt at https://shop.test/robots.txt disallows every live agent at /');
+  await saveReport(app.db, r);
   const res = await call(`${app.url}/r/${r.scan_id}`, { headers: MD });
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('cache-control'), 'public, max-age=300');
@@ -145,8 +145,8 @@ test('a report as Markdown: score, grade, cap, pillars, the checks that need wor
 test("a hostile store's text stays text: no HTML, no links, no new lines, headings or table cells", async (t) => {
   const app = await startApp(t);
   const hostile = 'x</title><script>alert(1)</script> [click](javascript:alert(1)) ![img](https://evil.test/p.png) | cell | `code` **bold** _it_\n# Injected heading\u2028<img src=x onerror=alert(1)>';
-  const r = report(await app.store.allocateScanId(), hostile, `javascript:alert(1)\n| a | b |`);
-  await saveReport(app.store, r);
+  const r = report(await app.db.allocateScanId(), hostile, `javascript:alert(1)\n| a | b |`);
+  await saveReport(app.db, r);
   const md = (await call(`${app.url}/r/${r.scan_id}`, { headers: MD })).text;
   const plain = md.split('\n');
   const evidenceLine = plain.find((l) => l.startsWith('- **Fail**')) ?? '';
@@ -171,8 +171,8 @@ test('mdText: one line, capped, every markup character escaped', () => {
 
 test('unknown, malformed and delisted reports: a Markdown 404 for Markdown clients', async (t) => {
   const app = await startApp(t);
-  const stored = await saveFakeScan(app.store, { host: 'gone.test', score: 50 });
-  await app.store.setDelisted('gone.test', true);
+  const stored = await saveFakeScan(app.db, { host: 'gone.test', score: 50 });
+  await app.db.setDelisted('gone.test', true);
   for (const path of ['/r/999', '/r/abc', `/r/${stored.scan_id}`]) {
     const res = await call(`${app.url}${path}`, { headers: MD });
     assert.equal(res.status, 404, path);

@@ -177,7 +177,7 @@ function richReport(id: number, host: string, opts: { capped?: boolean; hostile?
 
 test('a report page carries the exact CSP, nosniff, no-referrer and HTML content type', async (t) => {
   const app = await startApp(t);
-  const report = await saveFakeScan(app.store, { host: 'shop.test', score: 72 });
+  const report = await saveFakeScan(app.db, { host: 'shop.test', score: 72 });
   const res = await fetch(`${app.url}/r/${report.scan_id}`);
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('content-security-policy'), CSP);
@@ -191,11 +191,11 @@ test('a report page carries the exact CSP, nosniff, no-referrer and HTML content
 
 test('the report shows score, grade, pillars, every check with its status, fixes, products, neighbors and badge', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'alpha.test', score: 90 });
-  await saveFakeScan(app.store, { host: 'gone.test', score: 50 });
-  await app.store.setDelisted('gone.test', true);
-  const id = await app.store.allocateScanId();
-  await saveReport(app.store, richReport(id, 'shop.test'));
+  await saveFakeScan(app.db, { host: 'alpha.test', score: 90 });
+  await saveFakeScan(app.db, { host: 'gone.test', score: 50 });
+  await app.db.setDelisted('gone.test', true);
+  const id = await app.db.allocateScanId();
+  await saveReport(app.db, richReport(id, 'shop.test'));
 
   const body = await (await fetch(`${app.url}/r/${id}`)).text();
   const { elements, text, attr } = dom(body);
@@ -249,8 +249,8 @@ test('the report shows score, grade, pillars, every check with its status, fixes
 
 test('a capped report explains the block above everything else', async (t) => {
   const app = await startApp(t);
-  const id = await app.store.allocateScanId();
-  await saveReport(app.store, richReport(id, 'blocked.test', { capped: true }));
+  const id = await app.db.allocateScanId();
+  await saveReport(app.db, richReport(id, 'blocked.test', { capped: true }));
   const body = await (await fetch(`${app.url}/r/${id}`)).text();
   const { text } = dom(body);
   assert.match(text, /Score capped at 35: robots\.txt blocks the live AI shopping agents/);
@@ -262,8 +262,8 @@ test('a capped report explains the block above everything else', async (t) => {
 
 test('unknown, malformed and delisted report ids answer a 404 HTML page', async (t) => {
   const app = await startApp(t);
-  const report = await saveFakeScan(app.store, { host: 'hidden.test', score: 60 });
-  await app.store.setDelisted('hidden.test', true);
+  const report = await saveFakeScan(app.db, { host: 'hidden.test', score: 60 });
+  await app.db.setDelisted('hidden.test', true);
   for (const path of ['/r/999', '/r/0', '/r/abc', '/r/1.5', '/r/-1', '/r/1e3', '/r/%7B%22%24gt%22%3A%22%22%7D', '/r/99999999999999999999', `/r/${report.scan_id}`]) {
     const res = await fetch(`${app.url}${path}`);
     assert.equal(res.status, 404, path);
@@ -277,9 +277,9 @@ test('unknown, malformed and delisted report ids answer a 404 HTML page', async 
 
 test("a hostile store's strings are escaped everywhere and its URLs never become links (O1)", async (t) => {
   const app = await startApp(t);
-  const id = await app.store.allocateScanId();
+  const id = await app.db.allocateScanId();
   const hostileHost = `${HOSTILE.title}${HOSTILE.img}`;
-  await saveReport(app.store, richReport(id, hostileHost, { hostile: true }));
+  await saveReport(app.db, richReport(id, hostileHost, { hostile: true }));
   const res = await fetch(`${app.url}/r/${id}`);
   assert.equal(res.status, 200);
   assert.equal(res.headers.get('content-security-policy'), CSP);

@@ -25,8 +25,8 @@ function product(name: string, price: number, currency: string | null): ScanResu
 
 test('the report page marks a zero price as read as free and an amount without currency as currency unknown', async (t) => {
   const app = await startApp(t);
-  const id = await app.store.allocateScanId();
-  await saveReport(app.store, { ...fakeReport(id, { host: 'shop.test', score: 60 }), products: [product('Sample card', 0, 'USD'), product('Kettle', 49, null)] });
+  const id = await app.db.allocateScanId();
+  await saveReport(app.db, { ...fakeReport(id, { host: 'shop.test', score: 60 }), products: [product('Sample card', 0, 'USD'), product('Kettle', 49, null)] });
   const body = await (await fetch(`${app.url}/r/${id}`)).text();
   assert.match(body, /\$0\.00<\/span> <span class="src">html<\/span> <span class="missing">read as free<\/span>/);
   assert.match(body, />49<\/span> <span class="src">html<\/span> <span class="missing">currency unknown<\/span>/);

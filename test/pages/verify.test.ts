@@ -25,8 +25,8 @@ function rawGet(base: string, path: string, headers: Record<string, string> = {}
 
 test('a known host redirects 302 to exactly BASE_URL/r/<latest scan id>', async (t) => {
   const app = await startApp(t, { BASE_URL: 'https://readiness.example' });
-  await saveFakeScan(app.store, { host: 'shop.test', score: 60 });
-  const latest = await saveFakeScan(app.store, { host: 'shop.test', score: 80 });
+  await saveFakeScan(app.db, { host: 'shop.test', score: 60 });
+  const latest = await saveFakeScan(app.db, { host: 'shop.test', score: 80 });
   for (const host of ['shop.test', 'www.shop.test', 'SHOP.TEST']) {
     const res = await fetch(`${app.url}/verify/${host}`, { redirect: 'manual' });
     assert.equal(res.status, 302, host);
@@ -37,7 +37,7 @@ test('a known host redirects 302 to exactly BASE_URL/r/<latest scan id>', async 
 
 test('hostile paths never produce a Location, and answer 400 JSON (O3)', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'shop.test', score: 80 });
+  await saveFakeScan(app.db, { host: 'shop.test', score: 80 });
   for (const path of [
     '/verify/%2F%2Fevil.test',
     '/verify/%5Cevil.test',
@@ -62,8 +62,8 @@ test('hostile paths never produce a Location, and answer 400 JSON (O3)', async (
 
 test('an unknown or delisted host is a 404: JSON for API clients, an HTML page offering a scan for browsers', async (t) => {
   const app = await startApp(t);
-  await saveFakeScan(app.store, { host: 'gone.test', score: 90 });
-  await app.store.setDelisted('gone.test', true);
+  await saveFakeScan(app.db, { host: 'gone.test', score: 90 });
+  await app.db.setDelisted('gone.test', true);
   for (const host of ['unknown.test', 'gone.test']) {
     const json = await getJson(`${app.url}/verify/${host}`, { redirect: 'manual' });
     assert.equal(json.status, 404);

@@ -16,7 +16,7 @@ import type { ScanResult } from '../../schemas/scan-result.js';
 import { ReadinessReport } from '../../schemas/readiness.js';
 import { saveReport } from '../helpers/scans.js';
 import { connectMcp } from '../helpers/mcp-client.js';
-import { renderBrief } from '../../scan/brief.js';
+import { renderBrief } from '../../tools/render-brief.js';
 import { createMetrics } from '../../lib/metrics.js';
 
 let renderer: ChromiumRenderer | null = null;
@@ -129,7 +129,7 @@ test('the stored report, its page and Markdown, get_readiness_report, the report
   if (!chromiumAvailable(t) || !coveredScan) return;
   const app = await startApp(t);
   const report = { ...coveredScan, host: 'shop.test', url: 'https://shop.test/' };
-  await saveReport(app.store, report);
+  await saveReport(app.db, report);
   const page = await fetch(`${app.url}/r/${report.scan_id}`).then((r) => r.text());
   assert.match(page, /What browser agents see/);
   assert.match(page, /<img src="data:image\/jpeg;base64,/);

@@ -23,7 +23,7 @@ test('GET /api/v1 serves the discovery document, and /api the same', async (t) =
 
 test('a stored scan is read back by id through both prefixes', async (t) => {
   const app = await startApp(t);
-  const report = await saveFakeScan(app.store, { host: 'shop.test', score: 72 });
+  const report = await saveFakeScan(app.db, { host: 'shop.test', score: 72 });
   for (const prefix of ['/api/v1', '/api']) {
     const res = await getJson(`${app.url}${prefix}/scan/${report.scan_id}.json`);
     assert.equal(res.status, 200);
@@ -104,7 +104,7 @@ test('every answer carries X-Request-Id and nosniff', async (t) => {
 
 test('an unexpected exception is a generic 500 JSON without a stack', async (t) => {
   const app = await startApp(t);
-  app.store.getScan = async () => {
+  app.db.getScan = async () => {
     throw new Error('secret internal detail at /srv/app/store.ts:12');
   };
   const res = await getJson(`${app.url}/api/v1/scan/1.json`);

@@ -58,7 +58,7 @@ test('trailing-dot and www. variants answering differently do not move the publi
   const root = await scan(app, `http://${own}/`);
   assert.equal(root.public_entry, true);
   assert.equal(root.host, own);
-  const listed = await app.store.latestByHost(own);
+  const listed = await app.db.latestByHost(own);
   assert.equal(listed?.scanId, root.scan_id);
 
   for (const variant of [`http://shop.test.:${shop.port}/`, `http://www.shop.test:${shop.port}/`]) {
@@ -67,7 +67,7 @@ test('trailing-dot and www. variants answering differently do not move the publi
     assert.ok(v.score < root.score, `${variant} answered differently (${v.score} < ${root.score})`);
     assert.equal(v.public_entry, false, variant);
     assert.match(v.public_entry_note ?? '', /another spelling of the store's address that does not lead to its own root/);
-    const after = await app.store.latestByHost(own);
+    const after = await app.db.latestByHost(own);
     assert.deepEqual([after?.scanId, after?.score, after?.grade], [root.scan_id, root.score, root.grade], `${variant} moved the entry`);
     const badge = await call(`${app.url}/badge/${own}.svg`);
     assert.ok(badge.text.includes(String(root.score)), 'the badge still shows the root score');
@@ -75,7 +75,7 @@ test('trailing-dot and www. variants answering differently do not move the publi
 
   const again = await scan(app, `http://${own}/`);
   assert.equal(again.public_entry, true);
-  assert.equal((await app.store.latestByHost(own))?.scanId, again.scan_id, 'the real root moves it');
+  assert.equal((await app.db.latestByHost(own))?.scanId, again.scan_id, 'the real root moves it');
 });
 
 test('a variant scanned first by a stranger lists nothing; the real root lists the store, and a www. that redirects to the root counts', async (t) => {
@@ -83,10 +83,10 @@ test('a variant scanned first by a stranger lists nothing; the real root lists t
   const app = await startApp(t, {}, { scanOverrides: { lookup: toLoopback } });
   const first = await scan(app, `http://www.shop.test:${shop.port}/`);
   assert.equal(first.public_entry, false);
-  assert.equal(await app.store.latestByHost(own), null);
+  assert.equal(await app.db.latestByHost(own), null);
   const root = await scan(app, `http://${own}/`);
   assert.equal(root.public_entry, true);
-  assert.equal((await app.store.latestByHost(own))?.scanId, root.scan_id);
+  assert.equal((await app.db.latestByHost(own))?.scanId, root.scan_id);
 
   state.variant = (req, res) => {
     res.writeHead(301, { location: `http://${own}${req.url ?? '/'}` });
@@ -94,7 +94,7 @@ test('a variant scanned first by a stranger lists nothing; the real root lists t
   };
   const redirecting = await scan(app, `http://www.shop.test:${shop.port}/`);
   assert.equal(redirecting.public_entry, true, redirecting.public_entry_note ?? '');
-  assert.equal((await app.store.latestByHost(own))?.scanId, redirecting.scan_id);
+  assert.equal((await app.db.latestByHost(own))?.scanId, redirecting.scan_id);
 });
 
 test('a root redirecting to another site: no POST is sent there, that site\'s entry is unchanged, and the scan says so', async (t) => {
@@ -131,8 +131,8 @@ test('a root redirecting to another site: no POST is sent there, that site\'s en
     ['/', '/'],
     'only the two homepage fetches followed the redirect; nothing else of that site was crawled',
   );
-  assert.equal((await app.store.latestByHost(victimHost))?.scanId, listed.scan_id, "the other site's entry is unchanged");
-  assert.equal(await app.store.latestByHost(r.host), null, 'nor is the redirecting host listed');
+  assert.equal((await app.db.latestByHost(victimHost))?.scanId, listed.scan_id, "the other site's entry is unchanged");
+  assert.equal(await app.db.latestByHost(r.host), null, 'nor is the redirecting host listed');
 });
 
 test('the scheme: an http answer that stays on http does not replace an entry taken over https; one that leads to https does', () => {

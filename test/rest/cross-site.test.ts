@@ -13,7 +13,7 @@ test('GET /api/v1/scan and /api/scan refuse cross-site browsers with 403 before 
   const shop = await startStoreFrom(completeStore);
   t.after(() => shop.close());
   const app = await startApp(t, { ANON_SCANS_PER_HOUR: '1' });
-  const seeded = await saveFakeScan(app.store, { host: 'seeded.test', score: 70 });
+  const seeded = await saveFakeScan(app.db, { host: 'seeded.test', score: 70 });
   const q = `url=${encodeURIComponent(shop.url)}`;
   const hostile: Record<string, string>[] = [
     // What an <img src="…/api/v1/scan?url=…"> on another site sends.
@@ -35,7 +35,7 @@ test('GET /api/v1/scan and /api/scan refuse cross-site browsers with 403 before 
     }
   }
   assert.equal(shop.requests.length, 0, 'the store was never contacted');
-  assert.equal(await app.store.countStores(), 1, 'nothing stored');
+  assert.equal(await app.db.countStores(), 1, 'nothing stored');
 
   // Reads stay open to other sites: a stored report, and MCP without an Origin.
   const read = await get(`${app.url}/api/v1/scan/${seeded.scan_id}.json`, { headers: { 'sec-fetch-site': 'cross-site' } });

@@ -35,7 +35,7 @@ test('nothing real is deprecated (spec §9.4), and the discovery document says s
 
 test('a deprecated row answers with Deprecation, Sunset and a successor-version link, on both prefixes', async (t) => {
   const app = await withLegacy(t);
-  const scan = await saveFakeScan(app.store, { host: 'shop.test', score: 70 });
+  const scan = await saveFakeScan(app.db, { host: 'shop.test', score: 70 });
   for (const prefix of ['/api/v1', '/api']) {
     const res = await call(`${app.url}${prefix}/legacy-scan/${scan.scan_id}.json`);
     assert.equal(res.status, 200, prefix);

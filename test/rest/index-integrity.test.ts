@@ -24,7 +24,7 @@ async function publicView(app: TestApp, host: string, mcp: Awaited<ReturnType<ty
   await verify.body?.cancel();
   const summary = await mcp.callTool({ name: 'check_merchant_readiness', arguments: { host } });
   const report = await mcp.callTool({ name: 'get_readiness_report', arguments: { host } });
-  const latest = await app.store.latestByHost(host);
+  const latest = await app.db.latestByHost(host);
   const history = await get(`${app.url}/api/v1/history/${host}`);
   return {
     history: history.body,
@@ -33,7 +33,7 @@ async function publicView(app: TestApp, host: string, mcp: Awaited<ReturnType<ty
     summary: summary.structuredContent,
     report: report.structuredContent,
     latest: latest && { scanId: latest.scanId, score: latest.score, vertical: latest.vertical },
-    index: (await app.store.topStores({ limit: 10 })).map((r) => `${r.host}:${r.score}#${r.rank}`),
+    index: (await app.db.topStores({ limit: 10 })).map((r) => `${r.host}:${r.score}#${r.rank}`),
   };
 }
 
@@ -93,8 +93,8 @@ test('a non-root scan leaves the public entry as it was; a root scan moves it; a
   const other = await scan(app, shop.url, 'electronics');
   assert.equal(other.public_entry, true);
   assert.equal(other.vertical, 'apparel', 'the answer names the store\'s vertical');
-  assert.equal((await app.store.latestByHost(host))?.vertical, 'apparel');
-  assert.equal(await app.store.countStores('electronics'), 0);
+  assert.equal((await app.db.latestByHost(host))?.vertical, 'apparel');
+  assert.equal(await app.db.countStores('electronics'), 0);
   assert.deepEqual(other.neighbors.map((n) => n.host), [host], 'ranked in the electronics window');
   const afterVertical = await publicView(app, host, mcp);
   assert.equal(afterVertical.latest?.scanId, other.scan_id, 'a root scan moves the entry');

@@ -9,9 +9,9 @@ import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.j
 import { createApiKey } from '../../accounts/keys.js';
 import { BatchedLimiterStore, createGuards } from '../../rest/limits.js';
 import { saveFakeScan } from '../helpers/scans.js';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 import { testConfig } from '../../lib/config.js';
-import { StoreUnavailableError } from '../../lib/store-failure.js';
+import { DatabaseUnavailableError } from '../../lib/db-failure.js';
 
 const PAGE = '<!doctype html><html><head><title>Tiny shop</title></head><body><h1>Tiny shop</h1></body></html>';
 
@@ -119,7 +119,7 @@ test('calls refused before a scan starts spend no scan quota yet carry its heade
 test('a Pro key\'s refused scan calls spend neither its hourly nor its 30-day quota', async (t) => {
   const app = await startApp(t, { PRO_SCANS_PER_HOUR: '5', PRO_SCANS_PER_30_DAYS: '50' });
   const store = await tinyStore(t);
-  const { key } = await createApiKey(app.store, 'refused@shop.test');
+  const { key } = await createApiKey(app.db, 'refused@shop.test');
   const pro = { authorization: `Bearer ${key}` };
   const left = (res: { headers: Headers }) =>
     parseSfList(res.headers.get('ratelimit')).filter((h) => h.name !== 'read').map((h) => [h.name, h.params.r]);
@@ -152,7 +152,7 @@ test('IPv6 clients are keyed by /56', () => {
 test('a Pro key has its own scan budget, independent of the IP', async (t) => {
   const app = await startApp(t, { ANON_SCANS_PER_HOUR: '1', PRO_SCANS_PER_HOUR: '2' });
   const store = await tinyStore(t);
-  const { key } = await createApiKey(app.store, 'owner@shop.test');
+  const { key } = await createApiKey(app.db, 'owner@shop.test');
   const pro = { authorization: `Bearer ${key}` };
   assert.equal((await scan(app, store)).status, 200);
   assert.equal((await scan(app, store)).status, 429);
@@ -170,8 +170,8 @@ test('the rolling 30-day Pro quota is counted in the store and frees up after 30
   let clock = Date.UTC(2026, 10, 22, 12);
   const repo = new SqliteRepo(':memory:');
   const env = { PRO_SCANS_PER_30_DAYS: '1000', PRO_SCANS_PER_HOUR: '100' };
-  const guards = createGuards({ config: testConfig(env), store: repo, now: () => clock });
-  const app = await startApp(t, env, { store: repo, guards });
+  const guards = createGuards({ config: testConfig(env), db: repo, now: () => clock });
+  const app = await startApp(t, env, { db: repo, guards });
   const store = await tinyStore(t);
   const { key, record } = await createApiKey(repo, 'quota@shop.test');
   const day = 86_400_000;
@@ -205,7 +205,7 @@ test('reads per minute are limited per caller, and health checks never are', asy
 
 test('RateLimit and RateLimit-Policy are structured-field lists on every surface', async (t) => {
   const app = await startApp(t, { ANON_READS_PER_MINUTE: '300' });
-  await saveFakeScan(app.store, { host: 'shop.test', score: 80 });
+  await saveFakeScan(app.db, { host: 'shop.test', score: 80 });
   const paths = ['/api/v1', '/api/v1/scan/1.json', '/api/nope', '/badge/shop.test.svg', '/verify/shop.test', '/r/1', '/llms.txt', '/healthz'];
   for (const path of paths) {
     const res = await fetch(`${app.url}${path}`, { redirect: 'manual' });
@@ -224,8 +224,8 @@ test('RateLimit and RateLimit-Policy are structured-field lists on every surface
 
 test('Pro endpoints: missing, malformed, unknown and revoked keys are identical 401s', async (t) => {
   const app = await startApp(t);
-  const { key, record } = await createApiKey(app.store, 'k1@shop.test');
-  await app.store.revokeApiKey(record.id, new Date());
+  const { key, record } = await createApiKey(app.db, 'k1@shop.test');
+  await app.db.revokeApiKey(record.id, new Date());
   const post = (authorization?: string) =>
     getJson(`${app.url}/api/v1/reports`, {
       method: 'POST',
@@ -257,17 +257,17 @@ test('an invalid key on a free endpoint is a 401, never a silent anonymous call'
 });
 
 test('a key that cannot be checked because the store fails is a 503 with Retry-After, not a 401, a 500 or a hang', { timeout: 20_000 }, async (t) => {
-  const store = new SqliteRepo(':memory:');
+  const db = new SqliteRepo(':memory:');
   let failing = false;
-  const findApiKey = store.findApiKey.bind(store);
+  const findApiKey = db.findApiKey.bind(db);
   // The key lookup fails as a store that went away does; every other call still works.
-  store.findApiKey = async (hash) => {
-    if (failing) throw new StoreUnavailableError('the store went away');
+  db.findApiKey = async (hash) => {
+    if (failing) throw new DatabaseUnavailableError('the store went away');
     return findApiKey(hash);
   };
-  const app = await startApp(t, {}, { store });
-  await saveFakeScan(store, { host: 'known.example', score: 80 });
-  const { key } = await createApiKey(store, 'a@b.test');
+  const app = await startApp(t, {}, { db });
+  await saveFakeScan(db, { host: 'known.example', score: 80 });
+  const { key } = await createApiKey(db, 'a@b.test');
   const answer = () => getJson(`${app.url}/api/v1/scan/1.json`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal((await answer()).status, 200);
   failing = true;
@@ -282,7 +282,7 @@ test('a key that cannot be checked because the store fails is a 503 with Retry-A
 
 test('a created key is stored only as a hash', async (t) => {
   const app = await startApp(t);
-  const { key } = await createApiKey(app.store, 'hash@shop.test');
+  const { key } = await createApiKey(app.db, 'hash@shop.test');
   assert.match(key, /^srk_[A-Za-z0-9_-]{32}_[0-9a-f]{8}$/);
   for (const file of readdirSync(app.dataDir, { recursive: true }) as string[]) {
     assert.equal(readFileSync(join(app.dataDir, file)).includes(key), false, file);

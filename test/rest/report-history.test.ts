@@ -9,8 +9,8 @@ const daysAgo = (n: number) => new Date(NOW - n * 86_400_000);
 
 test('a report shows what changed since the scan before it, the other scans, and the certification facts', async (t) => {
   const app = await startApp(t);
-  const first = await saveFakeScan(app.store, { host: 'shop.test', score: 82, createdAt: daysAgo(3) });
-  const second = await saveFakeScan(app.store, { host: 'shop.test', score: 35, capped: true, createdAt: daysAgo(2) });
+  const first = await saveFakeScan(app.db, { host: 'shop.test', score: 82, createdAt: daysAgo(3) });
+  const second = await saveFakeScan(app.db, { host: 'shop.test', score: 35, capped: true, createdAt: daysAgo(2) });
   const firstPage = await call(`${app.url}/r/${first.scan_id}`, { headers: { accept: 'text/html' } });
   assert.match(firstPage.text, /This is the first scan of this store/);
 
@@ -31,9 +31,9 @@ test('a report shows what changed since the scan before it, the other scans, and
 
 test('an agent-ready latest scan shows its validity date; a verified owner shows since when', async (t) => {
   const app = await startApp(t);
-  const scan = await saveFakeScan(app.store, { host: 'ready.test', score: 90, createdAt: daysAgo(10) });
-  await app.store.monitoring.putClaim({ accountId: 'acct_1', host: 'ready.test', origin: 'https://ready.test', token: 't', createdAt: daysAgo(5), verifiedAt: null, method: null });
-  await app.store.monitoring.markVerified('acct_1', 'ready.test', daysAgo(4), 'meta');
+  const scan = await saveFakeScan(app.db, { host: 'ready.test', score: 90, createdAt: daysAgo(10) });
+  await app.db.monitoring.putClaim({ accountId: 'acct_1', host: 'ready.test', origin: 'https://ready.test', token: 't', createdAt: daysAgo(5), verifiedAt: null, method: null });
+  await app.db.monitoring.markVerified('acct_1', 'ready.test', daysAgo(4), 'meta');
   const page = await call(`${app.url}/r/${scan.scan_id}`, { headers: { accept: 'text/html' } });
   const until = new Date(daysAgo(10).getTime() + 90 * 86_400_000).toISOString().slice(0, 10);
   assert.match(page.text, new RegExp(`data-testid="agent-ready-verified">Yes, valid until <time datetime="[^"]+">${until}</time>`));

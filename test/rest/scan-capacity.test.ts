@@ -33,7 +33,7 @@ test('past SCAN_CONCURRENCY + SCAN_QUEUE, scan calls are 503 SCANNER_BUSY with R
   // Only the two admitted scans reached a store and were stored, and only they were counted (3 per hour).
   const visited = stores.filter((s) => s.requests.length > 0);
   assert.equal(visited.length, 2);
-  assert.equal(await app.store.countStores(), 2);
+  assert.equal(await app.db.countStores(), 2);
   assert.match(answers.find((a) => a.status === 503)!.headers.get('ratelimit') ?? '', /"scan"; r=\d+;/);
   const third = await get(`${app.url}/api/v1/scan?url=${encodeURIComponent(stores.find((s) => s.requests.length === 0)!.url)}`);
   assert.equal(third.status, 200, 'the third unit of the hour was not spent by the refusals');

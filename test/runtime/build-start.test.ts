@@ -66,7 +66,7 @@ test('npm start runs the compiled server from a fresh copy and SIGTERM stops it 
   assert.ok(!existsSync(join(dir, 'dist')), 'the copy starts without a build');
   const build = spawnSync('npm', ['run', 'build'], { cwd: dir, encoding: 'utf8', timeout: 240_000 });
   assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`);
-  assert.ok(existsSync(join(dir, 'dist/server/main.js')) && existsSync(join(dir, 'dist/scan/page-worker.js')));
+  assert.ok(existsSync(join(dir, 'dist/server/main.js')) && existsSync(join(dir, 'dist/scan/parser-threads/page-worker.js')));
 
   const shop = await startStoreFrom(completeStore);
   t.after(() => shop.close());

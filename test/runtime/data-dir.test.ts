@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { REPO_ROOT, startChildServer } from '../support/child-server.js';
 import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
-import { SQLITE_MIGRATIONS } from '../../store/sqlite.js';
+import { SQLITE_MIGRATIONS } from '../../db/sqlite/repo.js';
 
 /** Runs the entry with an environment until it exits (at most 90 s): its exit code and output lines. */
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {

@@ -6,9 +6,9 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { getJson, startApp } from '../helpers/start-app.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
-import { renderReport } from '../../scan/report-text.js';
+import { renderReport } from '../../server/report-text.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
-import type { CheckId } from '../../scan/rubric.js';
+import type { CheckId } from '../../scan/checks/rubric.js';
 
 const evidence = (r: ScanResult, id: CheckId) => r.pillars.flatMap((p) => p.checks).find((c) => c.id === id)?.evidence ?? '';
 

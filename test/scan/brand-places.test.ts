@@ -3,10 +3,10 @@
 // placeholder and never a brand cut short.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePage } from '../../scan/html.js';
-import { extractProduct } from '../../scan/product.js';
-import { rowValue } from '../../scan/identifier-labels.js';
-import { brandInBreadcrumbs, titlePrefixLinked } from '../../scan/brand-text.js';
+import { parsePage } from '../../scan/documents/html.js';
+import { extractProduct } from '../../scan/products/product.js';
+import { rowValue } from '../../scan/products/identifier-labels.js';
+import { brandInBreadcrumbs, titlePrefixLinked } from '../../scan/products/brand-text.js';
 import { assertLinear } from '../helpers/timing.js';
 
 const page = (body: string, h1 = 'Heavy cotton crew tee') =>

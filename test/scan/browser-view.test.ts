@@ -9,7 +9,7 @@ import { runScan } from '../../scan/index.js';
 import { AuditResult } from '../../schemas/scan-result.js';
 import { createChromiumRenderer } from '../../render/chromium.js';
 import { loadConfig } from '../../lib/config.js';
-import type { PageRenderer } from '../../scan/render.js';
+import type { PageRenderer } from '../../scan/fetching/render.js';
 
 const stores: FixtureStore[] = [];
 after(() => Promise.all(stores.map((s) => s.close())));

@@ -2,9 +2,9 @@
 // swatches and recommendation cards are not the item's, and a variant's code counts only where the item has none.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePage } from '../../scan/html.js';
-import { attributeCodes } from '../../scan/attribute-codes.js';
-import { extractProduct } from '../../scan/product.js';
+import { parsePage } from '../../scan/documents/html.js';
+import { attributeCodes } from '../../scan/products/attribute-codes.js';
+import { extractProduct } from '../../scan/products/product.js';
 import { assertLinear } from '../helpers/timing.js';
 
 const page = (body: string) =>

@@ -2,9 +2,9 @@
 // unknown; the availability check still says the markup value is no schema.org term.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { availabilityState } from '../../scan/availability.js';
-import { parsePage } from '../../scan/html.js';
-import { extractProduct } from '../../scan/product.js';
+import { availabilityState } from '../../scan/products/availability.js';
+import { parsePage } from '../../scan/documents/html.js';
+import { extractProduct } from '../../scan/products/product.js';
 import check from '../../scan/checks/product_data/product_availability.js';
 import { makeArtifacts, makePdp } from '../helpers/artifacts.js';
 import { assertLinear } from '../helpers/timing.js';

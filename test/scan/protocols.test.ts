@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { CheckStatus } from '../../scan/check.js';
+import type { CheckStatus } from '../../scan/checks/check.js';
 import { protocolFlags } from '../../scan/protocols.js';
-import { CHECKS, runChecks } from '../../scan/registry.js';
+import { CHECKS, runChecks } from '../../scan/checks/registry.js';
 import { Protocols } from '../../schemas/scan-result.js';
 import { ORIGIN, jsonResource, makeArtifacts, makePdp, okResource, readRealFixture, requireRealFixtures, robotsFrom } from '../helpers/artifacts.js';
 

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entity, EntityValue, FactSource, PageFacts, ProductFacts } from '../../scan/artifacts.js';
-import { parsePage } from '../../scan/html.js';
-import { extractProduct, isProductPage } from '../../scan/product.js';
-import { normaliseType } from '../../scan/structured-data/index.js';
+import { parsePage } from '../../scan/documents/html.js';
+import { extractProduct, isProductPage } from '../../scan/products/product.js';
+import { normaliseType } from '../../scan/documents/structured-data/index.js';
 import { readRealFixture, requireRealFixtures } from '../helpers/artifacts.js';
 import { agrees, FIELDS, ourPrediction, type Field, type GroundTruth } from '../helpers/benchmark-agreement.js';
 

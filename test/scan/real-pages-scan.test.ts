@@ -7,7 +7,7 @@ import { getJson, startApp } from '../helpers/start-app.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
 import { readRealFixture, requireRealFixtures } from '../helpers/artifacts.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
-import type { CheckId } from '../../scan/rubric.js';
+import type { CheckId } from '../../scan/checks/rubric.js';
 
 const NO_MARKUP = [
   { file: 'amazon-couk-watch-no-structured-data.html', path: '/CIGA-Design-Automatic-Mechanical-Skeleton/dp/B07C8KMQQ6', price: 220, currency: 'GBP', identifier: { value: 'B07C8KMQQ6', kind: 'asin', source: 'labelled_text' } },

@@ -8,7 +8,7 @@ import { getJson, startApp } from '../helpers/start-app.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
 import { ScanResult } from '../../schemas/scan-result.js';
 import { completeStore, text } from '../fixtures/stores.js';
-import { LIVE_AGENT_TOKENS } from '../../scan/robots.js';
+import { LIVE_AGENT_TOKENS } from '../../scan/documents/robots.js';
 
 const [first, ...rest] = LIVE_AGENT_TOKENS;
 

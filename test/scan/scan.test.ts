@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { startFixtureStore, type FixtureRoutes, type FixtureStore } from '../helpers/fixture-store.js';
 import { runScan, type ScanOptions } from '../../scan/index.js';
 import { AuditResult } from '../../schemas/scan-result.js';
-import type { CheckId } from '../../scan/rubric.js';
+import type { CheckId } from '../../scan/checks/rubric.js';
 import { AppError } from '../../lib/errors.js';
 import { assertWithin } from '../helpers/timing.js';
 import {

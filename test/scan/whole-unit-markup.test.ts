@@ -2,8 +2,8 @@
 // and ninety pesos, as the page prints it ("$12.990"), never 12.99.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parsePage } from '../../scan/html.js';
-import { extractProduct } from '../../scan/product.js';
+import { parsePage } from '../../scan/documents/html.js';
+import { extractProduct } from '../../scan/products/product.js';
 
 const page = (head: string, body: string) =>
   extractProduct(

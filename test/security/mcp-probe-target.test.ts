@@ -7,7 +7,7 @@ import { call as get, startApp } from '../helpers/start-app.js';
 import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
-import { onStoreSite } from '../../scan/mcp-probe.js';
+import { onStoreSite } from '../../scan/fetching/mcp-probe.js';
 
 type LookupCallback = (err: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
 const toLoopback = (_host: string, options: object, cb: LookupCallback) =>

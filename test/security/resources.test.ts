@@ -3,7 +3,7 @@
 // never arrives; a timeout within 10× its configured time, where the hostile store would never end), the process
 // stays alive and small, the fixture never sees more than SCAN_MAX_REQUESTS requests, and whatever is stored
 // serialises. How fast hostile stores are scanned is measured by `npm run bench`, as ratios to a plain store. The
-// unit-level proofs (caps per fetch, parser bounds as linear-time ratios) live in test/scan/fetch.test.ts,
+// unit-level proofs (caps per fetch, parser bounds as linear-time ratios) live in test/outbound/fetch.test.ts,
 // sitemap.test.ts, structured-data.test.ts and html.test.ts; R7 (client disconnect) is proven at this boundary by
 // test/tools/scan-store.test.ts.
 import '../support/loopback-guard.js';
@@ -16,11 +16,11 @@ import { startApp, type TestApp } from '../helpers/start-app.js';
 import { drip, startFixtureStore, streamed, type FixtureRoutes, type FixtureStore } from '../helpers/fixture-store.js';
 import { htmlPage, page, redirectLoopStore, sitemapIndex, text, urlset, xml } from '../fixtures/stores.js';
 import { ScanResult } from '../../schemas/scan-result.js';
-import type { CheckId } from '../../scan/rubric.js';
-import { createFetcher } from '../../scan/fetch.js';
-import { gather } from '../../scan/gather.js';
-import { CHECKS, runChecks } from '../../scan/registry.js';
-import { warmPagePool } from '../../scan/page-pool.js';
+import type { CheckId } from '../../scan/checks/rubric.js';
+import { createFetcher } from '../../outbound/fetch.js';
+import { gather } from '../../scan/fetching/gather.js';
+import { CHECKS, runChecks } from '../../scan/checks/registry.js';
+import { warmPagePool } from '../../scan/parser-threads/page-pool.js';
 
 const MiB = 1024 * 1024;
 const BASE = 'http://localhost:3000';
@@ -112,7 +112,7 @@ describe('R2: slow drip and hung servers', () => {
     assertWithin('200 with a dripping robots.txt', s.ms, budgetMs);
     assert.deepEqual(outcomeOf(report, `${secondary.origin}/robots.txt`), ['timeout']);
     assert.notEqual(checkOf(report, 'discovery_robots_txt')?.status, 'pass', 'the robots.txt check does not pass on a cut-off file');
-    assert.equal(await slow.store.countStores(), 1, 'only the completed scan is stored');
+    assert.equal(await slow.db.countStores(), 1, 'only the completed scan is stored');
   });
 
   test('a product page that never answers times out on its own (per-request timeout) and the scan scores the rest', async (t) => {

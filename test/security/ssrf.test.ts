@@ -2,7 +2,7 @@
 // the real store, under production rules except that the fixture's own address is allowed
 // (SCAN_ALLOW_PRIVATE=0 + allowIPAddressList ['127.0.0.1']). A canary on 127.0.0.2 counts connections (it must
 // stay at 0), the loopback guard must stay silent, names resolve through an injected table, and nothing stored
-// may change on a refusal. test/scan/fetch.test.ts and test/scan/url.test.ts prove the same rows on fetch() and
+// may change on a refusal. test/outbound/fetch.test.ts and test/outbound/url.test.ts prove the same rows on fetch() and
 // on the URL rules; this file proves what a caller of the service gets.
 import { isLoopbackAddress, loopbackGuardHits } from '../support/loopback-guard.js';
 import net from 'node:net';
@@ -139,7 +139,7 @@ before(async () => {
     lookups,
   );
   app = await startApp(null, { SCAN_ALLOW_PRIVATE: '0', SCAN_TIMEOUT_MS: '8000' }, { scanOverrides: { lookup, allowIPAddressList: ['127.0.0.1'] } });
-  seeded = await saveFakeScan(app.store, { host: 'seeded.test', score: 77 });
+  seeded = await saveFakeScan(app.db, { host: 'seeded.test', score: 77 });
 });
 
 after(async () => {
@@ -164,8 +164,8 @@ function assertGuardsSilent(label: string): void {
 async function assertNothingLeaked(label: string, storesBefore: number): Promise<void> {
   assert.equal(canary.connections, 0, `${label}: the canary saw a connection`);
   assertGuardsSilent(label);
-  assert.equal(await app.store.countStores(), storesBefore, `${label}: the index changed`);
-  assert.deepEqual((await app.store.getScan(seeded.scan_id))?.report, seeded, `${label}: a stored scan changed`);
+  assert.equal(await app.db.countStores(), storesBefore, `${label}: the index changed`);
+  assert.deepEqual((await app.db.getScan(seeded.scan_id))?.report, seeded, `${label}: a stored scan changed`);
 }
 
 describe('S1–S8 through GET /api/v1/scan', () => {
@@ -180,7 +180,7 @@ describe('S1–S8 through GET /api/v1/scan', () => {
   });
 
   test('S1: every literal spelling of the canary address is 400 INVALID_URL, before any connection', async () => {
-    const stores = await app.store.countStores();
+    const stores = await app.db.countStores();
     const hosts = [
       '127.0.0.2', '127.2', '2130706434', '0x7f000002', '0177.0.0.02', '017700000002', '[::ffff:127.0.0.2]', '[::1]',
       '0.0.0.0', '0', '[::]', '%31%32%37.0.0.2', '①②⑦.0.0.2',
@@ -200,13 +200,13 @@ describe('S1–S8 through GET /api/v1/scan', () => {
   });
 
   test('S2: metadata and private literals are 400 INVALID_URL; the filter refuses them, not the loopback guard', async () => {
-    const stores = await app.store.countStores();
+    const stores = await app.db.countStores();
     for (const url of [
       'http://169.254.169.254/latest/meta-data/', 'http://0251.0376.0251.0376/', 'http://[::ffff:a9fe:a9fe]/',
       'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://192.0.0.192/', 'http://10.0.0.1/', 'http://172.16.0.1/',
       'http://192.168.1.1/', 'http://[fe80::1]/', 'http://[64:ff9b::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::]/', 'http://224.0.0.1/',
       'https://169.254.169.254/', '169.254.169.254', 'http://255.255.255.255/', 'http://[::ffff:0:a9fe:a9fe]/', 'http://[64:ff9b:1::a9fe:a9fe]/',
-      // Azure's WireServer sits in a range ipaddr.js calls unicast: refused by name in scan/url.ts.
+      // Azure's WireServer sits in a range ipaddr.js calls unicast: refused by name in outbound/url.ts.
       'http://168.63.129.16/', 'http://[::ffff:a83f:8110]/', 'http://[::ffff:168.63.129.16]/machine?comp=goalstate',
     ]) {
       const res = await scan(url);
@@ -217,7 +217,7 @@ describe('S1–S8 through GET /api/v1/scan', () => {
   });
 
   test('S3: names resolving to internal addresses are 400 INVALID_URL; a mixed answer is refused whole', async () => {
-    const stores = await app.store.countStores();
+    const stores = await app.db.countStores();
     for (const name of ['evil.test', 'meta.test', 'mixed.test', 'v6.test', 'private.test', 'azure.test']) {
       const before = lookups.filter((h) => h === name).length;
       const res = await scan(`http://${name}:${c}/`);
@@ -266,14 +266,14 @@ describe('S1–S8 through GET /api/v1/scan', () => {
     const locations = INTERNAL();
     for (const [i, location] of locations.entries()) {
       hop = { status: statuses[i % statuses.length], location, at: 'home' };
-      const stores = await app.store.countStores();
+      const stores = await app.db.countStores();
       const res = await scan(redirector.url);
       if (res.status === 200) {
         const home = (res.body as ScanResult).fetched.find((f) => f.url === redirector.url);
         assert.equal(home?.outcome, 'blocked', `${hop.status} → ${location}: ${JSON.stringify(home)}`);
       } else {
         assertApiError(res, 400, 'INVALID_URL');
-        assert.equal(await app.store.countStores(), stores);
+        assert.equal(await app.db.countStores(), stores);
       }
     }
     assert.equal(canary.connections, 0);
@@ -314,7 +314,7 @@ describe('S1–S8 through GET /api/v1/scan', () => {
   });
 
   test('S6: non-http(s) schemes are 400 as input; as a Location they are not followed and the scan still answers', async () => {
-    const stores = await app.store.countStores();
+    const stores = await app.db.countStores();
     const schemes = [
       'file:///etc/passwd', 'gopher://127.0.0.1:6379/_INFO', 'dict://127.0.0.1:11211/', 'ftp://127.0.0.1/', 'javascript:alert(1)',
       'data:text/html,x', 'ws://127.0.0.1/', 'wss://127.0.0.1/', 'FILE:///etc/passwd', ' file:///etc/passwd', 'blob:http://127.0.0.1/x',
@@ -344,7 +344,7 @@ describe('S1–S8 through GET /api/v1/scan', () => {
   });
 
   test('S8: credentials, monster URLs, a repeated or structured url parameter are 400 before any request', async () => {
-    const stores = await app.store.countStores();
+    const stores = await app.db.countStores();
     const seen = fixture.requests.length;
     const u = (s: string) => `url=${encodeURIComponent(s)}`;
     const longUrl = `${fixture.url}${'a'.repeat(2049 - fixture.url.length)}`;
@@ -385,7 +385,7 @@ describe('S7: production ports (no allowlist: exactly the production rules)', ()
       assertApiError(await get(`${prod.url}/api/v1/scan?url=${encodeURIComponent(url)}`), 400, 'INVALID_URL');
     }
     assert.deepEqual(calls, [], 'nothing was even resolved');
-    assert.equal(await prod.store.countStores(), 0);
+    assert.equal(await prod.db.countStores(), 0);
   });
 
   test('a redirect to http://shop.test:22/ is refused in beforeRedirect: no lookup, no dial, the scan still answers', async (t) => {
@@ -403,7 +403,7 @@ describe('S7: production ports (no allowlist: exactly the production rules)', ()
   });
 });
 
-// Found by this suite (since fixed in scan/url.ts): WHATWG URL re-serialises [::127.0.0.2] as [::7f00:2], which
+// Found by this suite (since fixed in outbound/url.ts): WHATWG URL re-serialises [::127.0.0.2] as [::7f00:2], which
 // ipaddr.js calls "unicast" (the dotted form is "ipv4Mapped"), so IPv4-compatible addresses (::/96, deprecated by
 // RFC 4291) were accepted and dialled. Linux has no route for ::/96 unless an automatic sit tunnel is up; the
 // strict tripwire would stop the dial here should this regress.

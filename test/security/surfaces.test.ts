@@ -15,7 +15,7 @@ import { HOSTILE_NAME, HOSTILE_TITLE, hostileStore } from '../fixtures/stores.js
 import { createApiKey } from '../../accounts/keys.js';
 import { ErrorBody } from '../../lib/errors.js';
 import { ERROR_STATUS } from '../../lib/errors.js';
-import type { StoreRepo } from '../../store/repo.js';
+import type { Repository } from '../../db/repo.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -66,11 +66,11 @@ function raw(app: TestApp, request: string | Buffer, waitMs = 2000): Promise<Raw
 }
 
 /** A snapshot of what is stored: index size, one stored report, the latest entry of the seeded host. */
-async function snapshot(store: StoreRepo, scanId: number) {
+async function snapshot(db: Repository, scanId: number) {
   return {
-    stores: await store.countStores(),
-    scan: JSON.stringify((await store.getScan(scanId))?.report),
-    latest: JSON.stringify(await store.latestByHost('seeded.test')),
+    stores: await db.countStores(),
+    scan: JSON.stringify((await db.getScan(scanId))?.report),
+    latest: JSON.stringify(await db.latestByHost('seeded.test')),
   };
 }
 
@@ -82,8 +82,8 @@ let seeded: ScanResult;
 before(async () => {
   app = await startApp(null, { BASE_URL });
   shop = await startFixtureStore({ '*': { body: '<!doctype html><title>shop</title>' } });
-  ({ key } = await createApiKey(app.store, 'surfaces@shop.test'));
-  seeded = await saveFakeScan(app.store, { host: 'seeded.test', score: 81 });
+  ({ key } = await createApiKey(app.db, 'surfaces@shop.test'));
+  seeded = await saveFakeScan(app.db, { host: 'seeded.test', score: 81 });
 });
 after(async () => {
   await shop?.close();
@@ -294,7 +294,7 @@ describe('O6: prototype pollution', () => {
   });
 
   test('query strings, form bodies and report bodies: 400 where refused, and Object.prototype untouched', async () => {
-    const snap = await snapshot(app.store, seeded.scan_id);
+    const snap = await snapshot(app.db, seeded.scan_id);
     const seen = shop.requests.length;
     for (const query of ['__proto__[polluted]=1', '__proto__.polluted=1', 'constructor[prototype][polluted]=1', `url=${encodeURIComponent('ftp://x')}&__proto__[polluted]=1`]) {
       const res = await call(`${app.url}/api/v1/scan?${query}`);
@@ -311,7 +311,7 @@ describe('O6: prototype pollution', () => {
       assertApiError(res, 400, 'INVALID_BODY', body);
     }
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
-    assert.deepEqual(await snapshot(app.store, seeded.scan_id), snap);
+    assert.deepEqual(await snapshot(app.db, seeded.scan_id), snap);
     assert.equal(shop.requests.length, seen);
   });
 });
@@ -321,13 +321,13 @@ describe('O7: operator injection on every path and body that takes an id or a ho
   const enc = encodeURIComponent;
 
   /** Records every repository call whose arguments are not primitives: types must be enforced at the edge. */
-  function spy(store: StoreRepo): { calls: string[]; restore(): void } {
+  function spy(db: Repository): { calls: string[]; restore(): void } {
     const calls: string[] = [];
     const names = ['getScan', 'latestByHost', 'latestByHosts', 'rankWindow', 'topStores', 'isDelisted'] as const;
-    const originals = names.map((n) => [n, store[n]] as const);
+    const originals = names.map((n) => [n, db[n]] as const);
     for (const n of names) {
-      const original = store[n].bind(store) as (...args: unknown[]) => Promise<unknown>;
-      (store as unknown as Record<string, unknown>)[n] = (...args: unknown[]) => {
+      const original = db[n].bind(db) as (...args: unknown[]) => Promise<unknown>;
+      (db as unknown as Record<string, unknown>)[n] = (...args: unknown[]) => {
         const [first] = args;
         const ok =
           typeof first === 'string' ||
@@ -341,15 +341,15 @@ describe('O7: operator injection on every path and body that takes an id or a ho
     return {
       calls,
       restore: () => {
-        for (const [n, fn] of originals) (store as unknown as Record<string, unknown>)[n] = fn;
+        for (const [n, fn] of originals) (db as unknown as Record<string, unknown>)[n] = fn;
       },
     };
   }
 
   test('REST paths and query values: 400/404 in the Error shape; no operator reaches the store; nothing stored changes', async () => {
-    const snap = await snapshot(app.store, seeded.scan_id);
+    const snap = await snapshot(app.db, seeded.scan_id);
     const seen = shop.requests.length;
-    const watch = spy(app.store);
+    const watch = spy(app.db);
     try {
       for (const op of [...OPS, '0x1', '1e3', '-1', '1.0', '9007199254740993', '01', '%E0%A4%A']) {
         const id = op === '%E0%A4%A' ? op : enc(op); // the last one is broken percent-encoding, sent as is
@@ -375,12 +375,12 @@ describe('O7: operator injection on every path and body that takes an id or a ho
     }
     assert.deepEqual(watch.calls, []);
     assert.equal(shop.requests.length, seen, 'no store was fetched');
-    assert.deepEqual(await snapshot(app.store, seeded.scan_id), snap);
+    assert.deepEqual(await snapshot(app.db, seeded.scan_id), snap);
   });
 
   test('POST /api/v1/reports and MCP tool arguments: operators are 400 INVALID_BODY / isError; no operator reaches the store', async () => {
-    const snap = await snapshot(app.store, seeded.scan_id);
-    const watch = spy(app.store);
+    const snap = await snapshot(app.db, seeded.scan_id);
+    const watch = spy(app.db);
     try {
       for (const body of [
         '{"hosts":[{"$where":"1"}]}',
@@ -413,7 +413,7 @@ describe('O7: operator injection on every path and body that takes an id or a ho
       watch.restore();
     }
     assert.deepEqual(watch.calls, []);
-    assert.deepEqual(await snapshot(app.store, seeded.scan_id), snap);
+    assert.deepEqual(await snapshot(app.db, seeded.scan_id), snap);
   });
 });
 
@@ -422,7 +422,7 @@ describe('O8: body abuse and the error shape', () => {
     call(`${app.url}/api/v1/reports`, { method: 'POST', headers: { ...pro(), ...headers }, body });
 
   test('bodies at and beyond the edges are 4xx JSON in the spec shape, never 500', async () => {
-    const snap = await snapshot(app.store, seeded.scan_id);
+    const snap = await snapshot(app.db, seeded.scan_id);
     const ok = JSON.stringify({ hosts: ['a.test'] });
     const cases: [string, Promise<Answer>, number, string][] = [
       ['empty JSON body', reports(''), 400, 'INVALID_BODY'],
@@ -437,7 +437,7 @@ describe('O8: body abuse and the error shape', () => {
       ['no content type', reports(ok, {}), 400, 'INVALID_BODY'],
     ];
     for (const [label, pending, status, code] of cases) assertApiError(await pending, status, code, label);
-    assert.deepEqual(await snapshot(app.store, seeded.scan_id), snap);
+    assert.deepEqual(await snapshot(app.db, seeded.scan_id), snap);
   });
 
   // Found by this suite (500 before a one-line fix in lib/http-errors.ts: zlib errors had no mapping).
@@ -505,7 +505,7 @@ describe('K1 and L2 at the boundary', () => {
 
   test('L2 regression guard: PRO_SCANS_PER_30_DAYS=2 → the third scan is 429 with the "pro-30d" policy (a MemoryStore would never fire)', async (t) => {
     const limited = await startApp(t, { PRO_SCANS_PER_30_DAYS: '2', PRO_SCANS_PER_HOUR: '100' });
-    const { key: proKey } = await createApiKey(limited.store, 'l2@shop.test');
+    const { key: proKey } = await createApiKey(limited.db, 'l2@shop.test');
     const statuses: number[] = [];
     let last: Answer | undefined;
     for (let i = 0; i < 3; i++) {

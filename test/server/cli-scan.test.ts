@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
 import { parseScanArgs, runScanCommand } from '../../server/cli-scan.js';
 import { AuditResult } from '../../schemas/scan-result.js';
-import { bar, renderReport } from '../../scan/report-text.js';
+import { bar, renderReport } from '../../server/report-text.js';
 import { brochureStore, completeStore, robotsBlockedStore } from '../fixtures/stores.js';
 
 const ENV = { SCAN_ALLOW_PRIVATE: '1', SCAN_TIMEOUT_MS: '10000', BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent' };

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../server/cli.js';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 import { saveFakeScan } from '../helpers/scans.js';
 
 function setup(t: { after(fn: () => void): void }) {

@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startApp } from '../helpers/start-app.js';
-import { startFixtureStore } from '../helpers/fixture-store.js';
-import { completeStore } from '../fixtures/stores.js';
+import { startCompleteStore } from '../fixtures/stores.js';
 
 interface Raw {
   status: number;
@@ -30,9 +29,7 @@ function rawGet(url: string, headers: Record<string, string>): Promise<Raw> {
 }
 
 test('HTML, JSON and Markdown are compressed when the client accepts it, and only then', { timeout: 60_000 }, async (t) => {
-  const shop = await startFixtureStore({});
-  t.after(() => shop.close());
-  for (const [path, route] of Object.entries(completeStore(shop.origin))) shop.setRoute(path, route);
+  const shop = await startCompleteStore(t);
   const app = await startApp(t);
   const scan = (await (await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(shop.url)}`)).json()) as { scan_id: number };
   const id = scan.scan_id;

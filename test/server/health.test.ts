@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 import Database from 'better-sqlite3';
 import { startApp, type TestApp } from '../helpers/start-app.js';
 
@@ -24,7 +24,7 @@ async function get(url: string) {
  * shortens the wait on the service's connection so each refused request costs 200 ms instead of 5 s.
  */
 function lockStore(app: TestApp): () => void {
-  (app.store as unknown as { db: Database.Database }).db.pragma('busy_timeout = 200');
+  (app.db as unknown as { db: Database.Database }).db.pragma('busy_timeout = 200');
   const other = new Database(join(app.dataDir, 'store.db'));
   other.exec('BEGIN IMMEDIATE');
   other.exec("INSERT INTO delisted (host, at) VALUES ('lock.test', 0)");
@@ -63,7 +63,7 @@ test('health checks do not use up the caller\'s read quota', async (t) => {
 
 test('the store\'s connection gone: /readyz is 503 JSON, /healthz stays 200 (liveness does not depend on the store)', async (t) => {
   const app = await startApp(t);
-  (app.store as unknown as { db: Database.Database }).db.close();
+  (app.db as unknown as { db: Database.Database }).db.close();
   const ready = await get(`${app.url}/readyz`);
   assert.equal(ready.status, 503, ready.text);
   assert.equal(ready.body.code, 'SERVICE_UNAVAILABLE');
@@ -99,14 +99,14 @@ test('the store hangs (a database that never answers): /healthz still answers at
   let hang = false;
   const real = new SqliteRepo(join(mkdtempSync(join(tmpdir(), 'srk-hang-')), 'store.db'));
   // Every call of the store's own methods waits forever once `hang` is set, as a MongoDB with no reachable server does.
-  const store = new Proxy(real, {
+  const db = new Proxy(real, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => (hang ? new Promise(() => {}) : (value as (...a: unknown[]) => unknown).apply(target, args));
     },
   });
-  const app = await startApp(t, {}, { store });
+  const app = await startApp(t, {}, { db });
   hang = true;
   const health = await get(`${app.url}/healthz`);
   assert.equal(health.status, 200);
@@ -119,7 +119,7 @@ test('the store hangs (a database that never answers): /healthz still answers at
 
 test('a full store: /readyz is 503 while no page can be added, and 200 again once space returns', async (t) => {
   const app = await startApp(t);
-  const db = (app.store as unknown as { db: Database.Database }).db;
+  const db = (app.db as unknown as { db: Database.Database }).db;
   assert.equal((await get(`${app.url}/readyz`)).status, 200, 'control');
   db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
   try {
@@ -135,7 +135,7 @@ test('a full store: /readyz is 503 while no page can be added, and 200 again onc
 
 test('a store that cannot be written (read-only): /readyz is 503', async (t) => {
   const app = await startApp(t);
-  const db = (app.store as unknown as { db: Database.Database }).db;
+  const db = (app.db as unknown as { db: Database.Database }).db;
   db.pragma('query_only = ON');
   try {
     const res = await get(`${app.url}/readyz`);

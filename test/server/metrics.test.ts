@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { call as get, startApp } from '../helpers/start-app.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
-import { SqliteRepo } from '../../store/sqlite.js';
-import { StoreUnavailableError } from '../../lib/store-failure.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
+import { DatabaseUnavailableError } from '../../lib/db-failure.js';
 import { connectMcp } from '../helpers/mcp-client.js';
 
 /** The value of one sample line of the exposition, e.g. `store_readiness_scans_total{outcome="ok"}`. */
@@ -74,10 +74,10 @@ test('/metrics is closed to callers METRICS_ALLOW does not name, even with a for
 
 test('store failures met by a page and by an MCP tool are counted by class and code, as on the API', async (t) => {
   const repo = new SqliteRepo(':memory:');
-  const app = await startApp(t, {}, { store: repo });
+  const app = await startApp(t, {}, { db: repo });
   // The index page meets SQLite's own error (a 500 page); an MCP tool meets a store it cannot reach (a 503 result).
   repo.countStores = () => Promise.reject(Object.assign(new Error('constraint failed'), { code: 'SQLITE_CONSTRAINT' }));
-  repo.latestByHost = () => Promise.reject(new StoreUnavailableError('the store is closed'));
+  repo.latestByHost = () => Promise.reject(new DatabaseUnavailableError('the store is closed'));
   const page = await get(`${app.url}/index`, { headers: { accept: 'text/html' } });
   assert.equal(page.status, 500);
   const client = await connectMcp(t, app);
@@ -91,8 +91,8 @@ test('store failures met by a page and by an MCP tool are counted by class and c
 
 test('a store failure met by an MCP resource read is counted, as a tool call or an API read counts it', async (t) => {
   const repo = new SqliteRepo(':memory:');
-  const app = await startApp(t, {}, { store: repo });
-  repo.latestByHost = () => Promise.reject(new StoreUnavailableError('the store is closed'));
+  const app = await startApp(t, {}, { db: repo });
+  repo.latestByHost = () => Promise.reject(new DatabaseUnavailableError('the store is closed'));
   const client = await connectMcp(t, app);
   await assert.rejects(client.readResource({ uri: 'readiness://reports/shop.example' }), /-32603/);
 

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createApp } from '../../server/app.js';
 import { testConfig } from '../../lib/config.js';
-import { SqliteRepo } from '../../store/sqlite.js';
+import { SqliteRepo } from '../../db/sqlite/repo.js';
 
 interface Line {
   level: number;
@@ -33,17 +33,17 @@ async function start(t: { after(fn: () => Promise<void>): void }) {
     },
   });
   const dataDir = mkdtempSync(join(tmpdir(), 'srk-log-'));
-  const store = new SqliteRepo(join(dataDir, 'store.db'));
-  await store.init();
+  const db = new SqliteRepo(join(dataDir, 'store.db'));
+  await db.init();
   const config = testConfig({ DATA_DIR: dataDir, BASE_URL: 'http://localhost:3000' });
-  const server = createApp({ config, store, log: pino({ level: 'info' }, sink) }).listen(0, '127.0.0.1');
+  const server = createApp({ config, db, log: pino({ level: 'info' }, sink) }).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   t.after(async () => {
     await new Promise((resolve) => server.close(resolve));
-    await store.close();
+    await db.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, store, lines };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, db, lines };
 }
 
 /** The request line of a request id, once the response has gone (the line is written when it finishes). */
@@ -80,7 +80,7 @@ test("a caller's plain request id is echoed and logged; the sign-in token never 
 
 test('a request failing inside the service logs its error on req.log and one error line, both naming the request', async (t) => {
   const app = await start(t);
-  (app.store as unknown as { latestByHost(): Promise<never> }).latestByHost = async () => {
+  (app.db as unknown as { latestByHost(): Promise<never> }).latestByHost = async () => {
     throw new Error('disk on fire');
   };
   const res = await fetch(`${app.url}/badge/shop.example.com.svg`, { headers: { 'x-request-id': 'boom-1' } });

@@ -35,7 +35,7 @@ interface Check {
 
 test('scanned by its own scanner, the service gets full marks wherever a non-store can earn them', async (t) => {
   const app = await startApp(t, {}, { selfBaseUrl: true });
-  await saveFakeScan(app.store, { host: 'shop.test', score: 72, vertical: 'pets' }); // a listed store: the index, sitemap and home show it
+  await saveFakeScan(app.db, { host: 'shop.test', score: 72, vertical: 'pets' }); // a listed store: the index, sitemap and home show it
 
   const res = await getJson(`${app.url}/api/v1/scan?url=${encodeURIComponent(`${app.url}/`)}`);
   assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -48,7 +48,7 @@ test('two apps in one process share no scan place, no running scan and no cache'
   assert.equal(other.status, 200, JSON.stringify(other.body).slice(0, 300));
   assert.equal((await first).status, 200);
   // A scan joined across apps would be saved in the first app's store only.
-  assert.equal((await two.store.latestByHost(same.body.host))?.scanId, same.body.scan_id, 'the second app saved its own scan');
+  assert.equal((await two.db.latestByHost(same.body.host))?.scanId, same.body.scan_id, 'the second app saved its own scan');
 
   // A cached read of one app is not the other's.
   const client = await connectMcp(t, one);

@@ -48,7 +48,7 @@ test('a root scan started while a scan of /slowpage of the same store runs gets 
   assert.equal(rootResult.public_entry, true);
   assert.notEqual(rootResult.scan_id, (pageScan.body as ScanResult).scan_id);
   assert.equal((pageScan.body as ScanResult).public_entry, false);
-  assert.equal((await app.store.latestByHost(rootResult.host))?.scanId, rootResult.scan_id);
+  assert.equal((await app.db.latestByHost(rootResult.host))?.scanId, rootResult.scan_id);
 });
 
 test("a monitor's scheduled scan never joins a stranger's running scan of the same URL", async (t) => {
@@ -56,12 +56,12 @@ test("a monitor's scheduled scan never joins a stranger's running scan of the sa
   const shop = await shopWith(t, (routes) => ({ '/': { ...(routes['/'] as FixtureRoute), delayMs: SLOW_MS } }));
   const stranger = call(scanUrl(app, shop.url));
   await waitFor(() => shop.hits('/') >= 1, "the stranger's scan reached the store");
-  const scheduled = monitorScan({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }) });
+  const scheduled = monitorScan({ config: app.config, db: app.db, state: app.state, log: pino({ level: 'silent' }) });
   const mine = await scheduled({ origin: shop.origin, host: `127.0.0.1:${shop.port}`, accountId: 'acct_owner' });
   const theirs = await stranger;
   assert.ok('scanId' in mine, JSON.stringify(mine));
   assert.notEqual(mine.scanId, (theirs.body as ScanResult).scan_id, 'the monitor ran its own scan');
-  assert.ok(await app.store.getScan(mine.scanId), 'its scan is stored');
+  assert.ok(await app.db.getScan(mine.scanId), 'its scan is stored');
 });
 
 test('an anonymous scan naming a vertical does not set the vertical of a listed store that has none', async (t) => {
@@ -70,10 +70,10 @@ test('an anonymous scan naming a vertical does not set the vertical of a listed 
   const listed = await call(scanUrl(app, shop.url));
   assert.equal(listed.status, 200);
   const host = (listed.body as ScanResult).host;
-  assert.equal((await app.store.latestByHost(host))?.vertical, null);
+  assert.equal((await app.db.latestByHost(host))?.vertical, null);
   const naming = await call(scanUrl(app, shop.url, '&vertical=apparel'));
   assert.equal(naming.status, 200);
   assert.equal((naming.body as ScanResult).vertical, null, 'the answer shows the kept vertical');
-  assert.equal((await app.store.latestByHost(host))?.vertical, null, 'the listing kept none');
-  assert.equal(await app.store.countStores('apparel'), 0);
+  assert.equal((await app.db.latestByHost(host))?.vertical, null, 'the listing kept none');
+  assert.equal(await app.db.countStores('apparel'), 0);
 });

@@ -11,7 +11,7 @@ import type { ScanResult } from '../../schemas/scan-result.js';
 
 async function proApp(t: Parameters<typeof startApp>[0]): Promise<{ app: TestApp; key: string }> {
   const app = await startApp(t);
-  const { key } = await createApiKey(app.store, 'merchant@example.test');
+  const { key } = await createApiKey(app.db, 'merchant@example.test');
   return { app, key };
 }
 
@@ -19,9 +19,9 @@ const brief = (app: TestApp, key: string | null, id: number | string, prefix = '
   fetch(`${app.url}${prefix}/scan/${id}/brief.md`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
 
 async function saveReport(app: TestApp, report: ScanResult): Promise<ScanResult> {
-  const id = await app.store.allocateScanId();
+  const id = await app.db.allocateScanId();
   const stored = { ...report, scan_id: id, report_url: `${app.config.BASE_URL}/r/${id}` };
-  await app.store.saveScan({
+  await app.db.saveScan({
     id,
     host: stored.host,
     vertical: null,
@@ -134,8 +134,8 @@ test('unknown scan ids are 404 SCAN_NOT_FOUND pointing at the scan endpoint; bad
 test('the brief needs a valid Pro key: 401 UNAUTHORIZED with WWW-Authenticate', async (t) => {
   const { app } = await proApp(t);
   const scan = await saveReport(app, storedScan());
-  const revoked = await createApiKey(app.store, 'former@example.test');
-  await app.store.revokeApiKey(revoked.record.id, new Date());
+  const revoked = await createApiKey(app.db, 'former@example.test');
+  await app.db.revokeApiKey(revoked.record.id, new Date());
 
   const missing = await getJson(`${app.url}/api/v1/scan/${scan.scan_id}/brief.md`);
   assert.equal(missing.status, 401);

@@ -1,4 +1,4 @@
-// get_readiness_report: the full latest stored report of one store, exactly as stored.
+// get_readiness_report: the full latest stored report of one db, exactly as stored.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getReadinessReport } from '../../tools/get-readiness-report.js';
@@ -8,16 +8,16 @@ import { saveFakeScan } from '../helpers/scans.js';
 import { toolContextForTest } from '../helpers/tool-context.js';
 
 async function setup(t: { after(fn: () => unknown): void }) {
-  const { store, ctx } = await toolContextForTest(t);
+  const { db, ctx } = await toolContextForTest(t);
   const call = (host: string) => getReadinessReport.handler(getReadinessReport.input.parse({ host }), ctx);
-  return { store, call };
+  return { db, call };
 }
 
 test('returns the latest stored report of the host, unchanged and schema-valid', async (t) => {
-  const { store, call } = await setup(t);
-  await saveFakeScan(store, { host: 'shop.test', score: 50, createdAt: new Date(Date.now() - 86_400_000) });
-  const latest = await saveFakeScan(store, { host: 'shop.test', score: 77, vertical: 'apparel' });
-  await saveFakeScan(store, { host: 'other.test', score: 99 });
+  const { db, call } = await setup(t);
+  await saveFakeScan(db, { host: 'shop.test', score: 50, createdAt: new Date(Date.now() - 86_400_000) });
+  const latest = await saveFakeScan(db, { host: 'shop.test', score: 77, vertical: 'apparel' });
+  await saveFakeScan(db, { host: 'other.test', score: 99 });
   const out = await call('https://www.shop.test/');
   assert.deepEqual(out, latest);
   assert.equal(ReadinessReport.safeParse(out).success, true);
@@ -25,19 +25,19 @@ test('returns the latest stored report of the host, unchanged and schema-valid',
 });
 
 test('an unknown or delisted host is HOST_NOT_FOUND with a next_action', async (t) => {
-  const { store, call } = await setup(t);
-  await saveFakeScan(store, { host: 'gone.test', score: 80 });
-  await store.setDelisted('gone.test', true);
+  const { db, call } = await setup(t);
+  await saveFakeScan(db, { host: 'gone.test', score: 80 });
+  await db.setDelisted('gone.test', true);
   for (const host of ['never.test', 'gone.test']) {
     await assert.rejects(call(host), (err: unknown) => err instanceof AppError && err.code === 'HOST_NOT_FOUND' && err.nextAction?.endpoint === '/api/v1/scan');
   }
 });
 
 test('a relisted host is readable again', async (t) => {
-  const { store, call } = await setup(t);
-  const report = await saveFakeScan(store, { host: 'back.test', score: 66 });
-  await store.setDelisted('back.test', true);
-  await store.setDelisted('back.test', false);
+  const { db, call } = await setup(t);
+  const report = await saveFakeScan(db, { host: 'back.test', score: 66 });
+  await db.setDelisted('back.test', true);
+  await db.setDelisted('back.test', false);
   assert.equal((await call('back.test')).scan_id, report.scan_id);
 });
 

@@ -14,17 +14,17 @@ const NOW = Date.now();
 const day = (n: number) => new Date(NOW - (10 - n) * 86_400_000);
 
 async function setup(t: { after(fn: () => unknown): void }) {
-  const { store, ctx } = await toolContextForTest(t);
+  const { db, ctx } = await toolContextForTest(t);
   const run = (args: Record<string, unknown>) => getScoreHistory.handler(getScoreHistory.input.parse(args), ctx);
-  return { store, run };
+  return { db, run };
 }
 
 test('lists the host\'s scans newest first with score changes, up to the limit, schema-valid', async (t) => {
-  const { store, run } = await setup(t);
-  const a = await saveFakeScan(store, { host: 'shop.test', score: 40, createdAt: day(1) });
-  const b = await saveFakeScan(store, { host: 'shop.test', score: 55, createdAt: day(2) });
-  await saveFakeScan(store, { host: 'other.test', score: 90, createdAt: day(3) });
-  const c = await saveFakeScan(store, { host: 'shop.test', score: 72, createdAt: day(4), capped: false });
+  const { db, run } = await setup(t);
+  const a = await saveFakeScan(db, { host: 'shop.test', score: 40, createdAt: day(1) });
+  const b = await saveFakeScan(db, { host: 'shop.test', score: 55, createdAt: day(2) });
+  await saveFakeScan(db, { host: 'other.test', score: 90, createdAt: day(3) });
+  const c = await saveFakeScan(db, { host: 'shop.test', score: 72, createdAt: day(4), capped: false });
   const out = await run({ host: 'https://www.shop.test/' });
   assert.equal(ScoreHistory.safeParse(out).success, true);
   assert.equal(out.host, 'shop.test');
@@ -41,9 +41,9 @@ test('lists the host\'s scans newest first with score changes, up to the limit, 
 });
 
 test('an unknown or delisted host has no history: HOST_NOT_FOUND', async (t) => {
-  const { store, run } = await setup(t);
-  await saveFakeScan(store, { host: 'gone.test', score: 80 });
-  await store.setDelisted('gone.test', true);
+  const { db, run } = await setup(t);
+  await saveFakeScan(db, { host: 'gone.test', score: 80 });
+  await db.setDelisted('gone.test', true);
   for (const host of ['never.test', 'gone.test']) {
     await assert.rejects(run({ host }), (err: unknown) => err instanceof AppError && err.code === 'HOST_NOT_FOUND');
   }
@@ -57,8 +57,8 @@ test('limits outside 1–50 and bad hosts are refused by the schema', () => {
 
 test('REST GET /api/v1/history/{host} and the /api alias; MCP tools/call', async (t) => {
   const app = await startApp(t);
-  const first = await saveFakeScan(app.store, { host: 'shop.test', score: 50, createdAt: day(1) });
-  await saveFakeScan(app.store, { host: 'shop.test', score: 61, createdAt: day(2) });
+  const first = await saveFakeScan(app.db, { host: 'shop.test', score: 50, createdAt: day(1) });
+  await saveFakeScan(app.db, { host: 'shop.test', score: 61, createdAt: day(2) });
   for (const prefix of ['/api/v1', '/api']) {
     const res = await call(`${app.url}${prefix}/history/shop.test?limit=1`);
     assert.equal(res.status, 200, res.text);

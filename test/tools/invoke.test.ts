@@ -46,7 +46,7 @@ test('REST, MCP, the home form and the monitoring worker each call tools through
   assert.deepEqual(since(mark), ['scan_store'], 'the home form');
 
   mark = seen.length;
-  const scheduled = monitorScan({ config: app.config, store: app.store, state: app.state, log: pino({ level: 'silent' }) });
+  const scheduled = monitorScan({ config: app.config, db: app.db, state: app.state, log: pino({ level: 'silent' }) });
   const monitored = await scheduled({ origin: shop.origin, host: rest.body.host, accountId: 'acct_owner' });
   assert.ok('scanId' in monitored, JSON.stringify(monitored));
   assert.deepEqual(since(mark), ['scan_store'], 'the monitoring worker');

@@ -9,21 +9,21 @@ import { toolContextForTest } from '../helpers/tool-context.js';
 const DAY = 86_400_000;
 
 async function setup(t: { after(fn: () => unknown): void }) {
-  const { store, ctx } = await toolContextForTest(t);
+  const { db, ctx } = await toolContextForTest(t);
   const call = (args: unknown) => listAgentReadyStores.handler(listAgentReadyStores.input.parse(args), ctx);
-  return { store, call };
+  return { db, call };
 }
 
 test('lists only recent agent-ready stores, best first, with ranks, links and the index size', async (t) => {
-  const { store, call } = await setup(t);
-  const a = await saveFakeScan(store, { host: 'a.test', score: 92, vertical: 'apparel' });
-  const b = await saveFakeScan(store, { host: 'b.test', score: 80, vertical: 'beauty' });
-  const c = await saveFakeScan(store, { host: 'c.test', score: 80, vertical: 'apparel' });
-  await saveFakeScan(store, { host: 'capped.test', score: 88, capped: true }); // capped: never agent-ready
-  await saveFakeScan(store, { host: 'low.test', score: 60 }); // below 70
-  await saveFakeScan(store, { host: 'old.test', score: 99, createdAt: new Date(Date.now() - 100 * DAY) }); // stale
-  await saveFakeScan(store, { host: 'gone.test', score: 97 });
-  await store.setDelisted('gone.test', true);
+  const { db, call } = await setup(t);
+  const a = await saveFakeScan(db, { host: 'a.test', score: 92, vertical: 'apparel' });
+  const b = await saveFakeScan(db, { host: 'b.test', score: 80, vertical: 'beauty' });
+  const c = await saveFakeScan(db, { host: 'c.test', score: 80, vertical: 'apparel' });
+  await saveFakeScan(db, { host: 'capped.test', score: 88, capped: true }); // capped: never agent-ready
+  await saveFakeScan(db, { host: 'low.test', score: 60 }); // below 70
+  await saveFakeScan(db, { host: 'old.test', score: 99, createdAt: new Date(Date.now() - 100 * DAY) }); // stale
+  await saveFakeScan(db, { host: 'gone.test', score: 97 });
+  await db.setDelisted('gone.test', true);
 
   const out = await call({});
   assert.equal(AgentReadyStores.safeParse(out).success, true);
@@ -40,12 +40,12 @@ test('lists only recent agent-ready stores, best first, with ranks, links and th
     [a, b, c].map((r) => `http://localhost:3000/r/${r.scan_id}`),
   );
   assert.ok(out.stores.every((s) => !Number.isNaN(Date.parse(s.scanned_at))));
-  assert.equal(out.total, 6); // every listed store in the index (the delisted one is out)
+  assert.equal(out.total, 6); // every listed db in the index (the delisted one is out)
 });
 
 test('vertical narrows the list and the total; limit caps the list', async (t) => {
-  const { store, call } = await setup(t);
-  for (let i = 0; i < 15; i++) await saveFakeScan(store, { host: `s${i}.test`, score: 70 + i, vertical: i % 2 ? 'pets' : 'health' });
+  const { db, call } = await setup(t);
+  for (let i = 0; i < 15; i++) await saveFakeScan(db, { host: `s${i}.test`, score: 70 + i, vertical: i % 2 ? 'pets' : 'health' });
   const pets = await call({ vertical: 'pets' });
   assert.ok(pets.stores.length > 0);
   assert.ok(pets.stores.every((s) => s.vertical === 'pets'));

@@ -13,7 +13,7 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 
 async function proApp(t: Parameters<typeof startApp>[0]): Promise<{ app: TestApp; key: string }> {
   const app = await startApp(t);
-  const { key } = await createApiKey(app.store, 'merchant@example.test');
+  const { key } = await createApiKey(app.db, 'merchant@example.test');
   return { app, key };
 }
 
@@ -34,9 +34,9 @@ function longHost(seed: number): string {
 test('answers each host in the order sent, scanned or not, with normalised hosts and duplicates', async (t) => {
   const { app, key } = await proApp(t);
   const scannedAt = new Date(Date.now() - 3_600_000);
-  const shop = await saveFakeScan(app.store, { host: 'shop.test', score: 82, createdAt: scannedAt });
-  const capped = await saveFakeScan(app.store, { host: 'blocked.test', score: 35, capped: true });
-  await saveFakeScan(app.store, { host: 'old.test', score: 90, createdAt: new Date(Date.now() - 120 * 86_400_000) });
+  const shop = await saveFakeScan(app.db, { host: 'shop.test', score: 82, createdAt: scannedAt });
+  const capped = await saveFakeScan(app.db, { host: 'blocked.test', score: 35, capped: true });
+  await saveFakeScan(app.db, { host: 'old.test', score: 90, createdAt: new Date(Date.now() - 120 * 86_400_000) });
 
   const hosts = ['https://www.Shop.test/', 'never-scanned.test', 'blocked.test', 'shop.test', 'OLD.test'];
   const res = await post(app, key, JSON.stringify({ hosts }));
@@ -67,9 +67,9 @@ test('answers each host in the order sent, scanned or not, with normalised hosts
 
 test('a delisted store reads as not scanned; the /api alias answers the same', async (t) => {
   const { app, key } = await proApp(t);
-  await saveFakeScan(app.store, { host: 'gone.test', score: 77 });
-  await saveFakeScan(app.store, { host: 'kept.test', score: 60 });
-  await app.store.setDelisted('gone.test', true);
+  await saveFakeScan(app.db, { host: 'gone.test', score: 77 });
+  await saveFakeScan(app.db, { host: 'kept.test', score: 60 });
+  await app.db.setDelisted('gone.test', true);
   for (const path of ['/api/v1/reports', '/api/reports']) {
     const res = await post(app, key, JSON.stringify({ hosts: ['gone.test', 'kept.test'] }), JSON_TYPE, path);
     assert.equal(res.status, 200, path);
@@ -84,11 +84,11 @@ test('reads stored data in one round trip and never contacts a store', async (t)
   const fixture = await startFixtureStore({ '*': { body: '<!doctype html><title>shop</title>' } });
   t.after(() => fixture.close());
   const host = `127.0.0.1:${fixture.port}`;
-  await saveFakeScan(app.store, { host, score: 71 });
+  await saveFakeScan(app.db, { host, score: 71 });
 
   const calls: string[][] = [];
-  const original = app.store.latestByHosts.bind(app.store);
-  app.store.latestByHosts = async (hosts) => {
+  const original = app.db.latestByHosts.bind(app.db);
+  app.db.latestByHosts = async (hosts) => {
     calls.push(hosts);
     return original(hosts);
   };
@@ -229,8 +229,8 @@ test('Idempotency-Key is echoed byte for byte, absent stays absent, invalid is 4
 
 test('without a valid Pro key the bulk read is 401 UNAUTHORIZED with WWW-Authenticate', async (t) => {
   const { app, key } = await proApp(t);
-  const revoked = await createApiKey(app.store, 'former@example.test');
-  await app.store.revokeApiKey(revoked.record.id, new Date());
+  const revoked = await createApiKey(app.db, 'former@example.test');
+  await app.db.revokeApiKey(revoked.record.id, new Date());
   const body = JSON.stringify({ hosts: ['a.test'] });
 
   const missing = await post(app, null, body);

@@ -53,8 +53,8 @@ test('neighbors: up to 2 above, self, up to 2 below, in rank order — top, midd
   // A dozen stores around the scanned one: six above, six below, two verticals.
   const seeded = [];
   for (let i = 1; i <= 6; i++) {
-    seeded.push(await saveFakeScan(app.store, { host: `above${i}.test`, score: Math.min(100, own + i), vertical: i % 2 ? 'pets' : 'beauty' }));
-    seeded.push(await saveFakeScan(app.store, { host: `below${i}.test`, score: Math.max(0, own - i), vertical: i % 2 ? 'pets' : 'beauty' }));
+    seeded.push(await saveFakeScan(app.db, { host: `above${i}.test`, score: Math.min(100, own + i), vertical: i % 2 ? 'pets' : 'beauty' }));
+    seeded.push(await saveFakeScan(app.db, { host: `below${i}.test`, score: Math.max(0, own - i), vertical: i % 2 ? 'pets' : 'beauty' }));
   }
   const middle = (await scan(app, urlOf(shop))).body as ScanResult;
   assert.deepEqual(
@@ -72,14 +72,14 @@ test('neighbors: up to 2 above, self, up to 2 below, in rank order — top, midd
 
   // Bottom and top of the index.
   const low = await startApp(t);
-  await saveFakeScan(low.store, { host: 'a.test', score: 100 });
-  await saveFakeScan(low.store, { host: 'b.test', score: 99 });
-  await saveFakeScan(low.store, { host: 'c.test', score: 98 });
+  await saveFakeScan(low.db, { host: 'a.test', score: 100 });
+  await saveFakeScan(low.db, { host: 'b.test', score: 99 });
+  await saveFakeScan(low.db, { host: 'c.test', score: 98 });
   const bottom = (await scan(low, urlOf(shop))).body as ScanResult;
   assert.deepEqual(bottom.neighbors.map((n) => n.host), ['b.test', 'c.test', bottom.host]);
   assert.deepEqual(bottom.neighbors.map((n) => n.rank), [2, 3, 4]);
   const high = await startApp(t);
-  await saveFakeScan(high.store, { host: 'z.test', score: 0 });
+  await saveFakeScan(high.db, { host: 'z.test', score: 0 });
   const top = (await scan(high, urlOf(shop))).body as ScanResult;
   assert.deepEqual(top.neighbors.map((n) => [n.rank, n.host]), [[1, top.host], [2, 'z.test']]);
 });
@@ -109,7 +109,7 @@ test('host identity: www., case and the default port name one index entry', asyn
   assert.equal(a.status, 200, JSON.stringify(a.body));
   assert.equal(a.body.host, `shop.test:${shop.port}`);
   assert.equal(b.body.host, `shop.test:${shop.port}`);
-  assert.equal(await app2.store.countStores(), 1);
+  assert.equal(await app2.db.countStores(), 1);
 });
 
 test('errors: MISSING_URL, INVALID_URL and friends, JSON on both prefixes, nothing stored', async (t) => {
@@ -134,7 +134,7 @@ test('errors: MISSING_URL, INVALID_URL and friends, JSON on both prefixes, nothi
   }
   const missing = await getJson(`${app.url}/api/v1/scan`);
   assert.equal(missing.body.next_action.endpoint, '/api/v1/scan');
-  assert.equal(await app.store.countStores(), 0);
+  assert.equal(await app.db.countStores(), 0);
 });
 
 test('an unreachable store is 502 STORE_UNREACHABLE and stores nothing', async (t) => {
@@ -144,8 +144,8 @@ test('an unreachable store is 502 STORE_UNREACHABLE and stores nothing', async (
   const res = await scan(app, urlOf(shop));
   assert.equal(res.status, 502);
   assert.equal(res.body.code, 'STORE_UNREACHABLE');
-  assert.equal(await app.store.countStores(), 0);
-  assert.equal(await app.store.allocateScanId(), 1, 'no id was taken by the failed scan');
+  assert.equal(await app.db.countStores(), 0);
+  assert.equal(await app.db.allocateScanId(), 1, 'no id was taken by the failed scan');
 });
 
 test('a silent store times out with 504 SCAN_TIMEOUT when the budget is spent, not before; nothing stored', async (t) => {
@@ -159,7 +159,7 @@ test('a silent store times out with 504 SCAN_TIMEOUT when the budget is spent, n
   assert.equal(res.body.code, 'SCAN_TIMEOUT');
   assert.ok(elapsed >= budgetMs * 0.95, `answered after ${elapsed} ms, before the budget was spent`);
   assertWithin('504 for a silent store', elapsed, budgetMs); // the store never answers: only the budget ends it
-  assert.equal(await app.store.countStores(), 0);
+  assert.equal(await app.db.countStores(), 0);
 });
 
 test('a client that disconnects mid-scan cancels the scan: the store sees its sockets closed, nothing is stored', async (t) => {
@@ -181,7 +181,7 @@ test('a client that disconnects mid-scan cancels the scan: the store sees its so
   }
   assert.equal(open, false, 'the store still has open sockets from the scanner');
   await new Promise((r) => setTimeout(r, 200));
-  assert.equal(await app.store.countStores(), 0);
+  assert.equal(await app.db.countStores(), 0);
 });
 
 async function openSockets(shop: FixtureStore): Promise<number> {

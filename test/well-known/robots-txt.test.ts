@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startApp } from '../helpers/start-app.js';
-import { LIVE_AGENT_TOKENS, parseRobots, SCANNER_TOKEN } from '../../scan/robots.js';
+import { LIVE_AGENT_TOKENS, parseRobots, SCANNER_TOKEN } from '../../scan/documents/robots.js';
 
 async function fetchRobots(t: Parameters<typeof startApp>[0]) {
   const app = await startApp(t);

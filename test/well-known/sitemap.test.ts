@@ -61,11 +61,11 @@ test('an empty index: a urlset with the home page and the index, as XML, public 
 test('lists each listed store\'s latest report with its scan time, and the index of each category that has stores', async (t) => {
   const app = await startApp(t);
   const when = new Date('2026-11-20T10:00:00.000Z');
-  await saveFakeScan(app.store, { host: 'old.test', score: 50, vertical: 'apparel', createdAt: new Date('2026-11-01T00:00:00Z') });
-  const latest = await saveFakeScan(app.store, { host: 'old.test', score: 60, vertical: 'apparel', createdAt: when });
-  const pets = await saveFakeScan(app.store, { host: 'pets.test', score: 80, vertical: 'pets' });
-  const gone = await saveFakeScan(app.store, { host: 'gone.test', score: 90 });
-  await app.store.setDelisted('gone.test', true);
+  await saveFakeScan(app.db, { host: 'old.test', score: 50, vertical: 'apparel', createdAt: new Date('2026-11-01T00:00:00Z') });
+  const latest = await saveFakeScan(app.db, { host: 'old.test', score: 60, vertical: 'apparel', createdAt: when });
+  const pets = await saveFakeScan(app.db, { host: 'pets.test', score: 80, vertical: 'pets' });
+  const gone = await saveFakeScan(app.db, { host: 'gone.test', score: 90 });
+  await app.db.setDelisted('gone.test', true);
 
   const sm = validateSitemap((await call(`${app.url}/sitemap.xml`)).text);
   assert.deepEqual(sm.locs, [
@@ -79,33 +79,33 @@ test('lists each listed store\'s latest report with its scan time, and the index
   assert.equal(sm.lastmods[5], '2026-11-20T10:00:00Z');
   assert.ok(!sm.locs.includes(`${BASE}/r/${gone.scan_id}`), 'a delisted host never appears');
 
-  await app.store.setDelisted('gone.test', false);
+  await app.db.setDelisted('gone.test', false);
   assert.ok(validateSitemap((await call(`${app.url}/sitemap.xml`)).text).locs.includes(`${BASE}/r/${gone.scan_id}`), 'relisted: back');
 });
 
 test('past the per-file limit: a sitemap index whose children list every URL exactly once, each within the limit', async (t) => {
   const app = await startApp(t);
   const reports = [];
-  for (let i = 0; i < 7; i++) reports.push(await saveFakeScan(app.store, { host: `s${i}.test`, score: 40 + i, vertical: i % 2 ? 'pets' : null }));
-  await saveFakeScan(app.store, { host: 'delisted.test', score: 99 });
-  await app.store.setDelisted('delisted.test', true);
-  const whole = validateSitemap((await renderSitemap(app.store, BASE, null))!);
+  for (let i = 0; i < 7; i++) reports.push(await saveFakeScan(app.db, { host: `s${i}.test`, score: 40 + i, vertical: i % 2 ? 'pets' : null }));
+  await saveFakeScan(app.db, { host: 'delisted.test', score: 99 });
+  await app.db.setDelisted('delisted.test', true);
+  const whole = validateSitemap((await renderSitemap(app.db, BASE, null))!);
   assert.equal(whole.kind, 'urlset');
   assert.equal(whole.locs.length, 3 + 7);
 
-  const index = validateSitemap((await renderSitemap(app.store, BASE, null, 4))!);
+  const index = validateSitemap((await renderSitemap(app.db, BASE, null, 4))!);
   assert.equal(index.kind, 'sitemapindex');
   assert.deepEqual(index.locs, [1, 2, 3].map((n) => `${BASE}/sitemap-${n}.xml`));
   const children = [];
   for (const n of [1, 2, 3]) {
-    const child = validateSitemap((await renderSitemap(app.store, BASE, n, 4))!);
+    const child = validateSitemap((await renderSitemap(app.db, BASE, n, 4))!);
     assert.equal(child.kind, 'urlset');
     assert.ok(child.locs.length <= 4);
     children.push(...child.locs);
   }
   assert.deepEqual(children, whole.locs);
-  assert.equal(await renderSitemap(app.store, BASE, 4, 4), null, 'no fourth file');
-  assert.equal(await renderSitemap(app.store, BASE, 1), null, 'no child files while one file holds everything');
+  assert.equal(await renderSitemap(app.db, BASE, 4, 4), null, 'no fourth file');
+  assert.equal(await renderSitemap(app.db, BASE, 1), null, 'no child files while one file holds everything');
 });
 
 test('child paths that do not exist are the 404 page; other methods on /sitemap.xml a JSON 405', async (t) => {

@@ -39,9 +39,9 @@ const HostList = z
   })
   .describe(`${MIN_STORES} to ${MAX_STORES} store host names separated by commas, e.g. "shop-a.example, shop-b.example".`);
 
-async function reportsOf(hosts: string[], { store }: ReadContext): Promise<Map<string, ScanResult>> {
-  const latest = await store.latestByHosts(hosts);
-  const scans = await Promise.all(hosts.map(async (h) => [h, latest.has(h) ? await store.getScan(latest.get(h)!.scanId) : null] as const));
+async function reportsOf(hosts: string[], { db }: ReadContext): Promise<Map<string, ScanResult>> {
+  const latest = await db.latestByHosts(hosts);
+  const scans = await Promise.all(hosts.map(async (h) => [h, latest.has(h) ? await db.getScan(latest.get(h)!.scanId) : null] as const));
   return new Map(scans.flatMap(([h, scan]) => (scan ? [[h, scan.report as ScanResult] as const] : [])));
 }
 

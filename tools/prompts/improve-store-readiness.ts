@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors.js';
 import { indexHost } from '../../lib/hosts.js';
 import { latestReport } from '../stored-report.js';
 import { definePrompt, inline } from './prompt.js';
-import { inlineCode } from '../../scan/brief.js';
+import { inlineCode } from '../../lib/untrusted-markdown.js';
 
 const TOP_FIXES = 5;
 
@@ -18,11 +18,11 @@ export const improveStoreReadiness = definePrompt({
     'A task for a coding agent working on the store: the top fixes and the failing checks of its latest readiness report, biggest wins first, with where to get paste-ready artifacts and how to verify the result.',
   args: z.object({ host: ReadHost.describe('The store\'s host name, e.g. "shop.example.com".') }),
   complete: { host: 'host' },
-  async render({ host }, { store, baseUrl }) {
+  async render({ host }, { db, baseUrl }) {
     const name = indexHost(host);
     let report: ScanResult;
     try {
-      report = await latestReport(store, name);
+      report = await latestReport(db, name);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'HOST_NOT_FOUND') throw err;
       return [

@@ -7,8 +7,8 @@ export const indexTop = defineResource({
   description: `The top ${INDEX_TOP_SIZE} stores of the public readiness index as a Markdown table: rank, score, grade, whether the store is verified agent-ready, category and scan date, each linked to its report.`,
   uri: `${RESOURCE_SCHEME}index`,
   mimeType: 'text/markdown',
-  async read({ store, documents }) {
-    const [rows, total] = await Promise.all([store.topStores({ limit: INDEX_TOP_SIZE }), store.countStores()]);
+  async read({ db, documents }) {
+    const [rows, total] = await Promise.all([db.topStores({ limit: INDEX_TOP_SIZE }), db.countStores()]);
     return documents.indexMarkdown({ rows, total, vertical: null });
   },
 });

@@ -11,8 +11,8 @@ export const indexOfVertical = defineResourceTemplate({
   variables: z.object({ vertical: Vertical }),
   complete: { vertical: 'vertical' },
   mimeType: 'text/markdown',
-  async read({ vertical }, { store, documents }) {
-    const [rows, total] = await Promise.all([store.topStores({ limit: INDEX_TOP_SIZE, vertical }), store.countStores(vertical)]);
+  async read({ vertical }, { db, documents }) {
+    const [rows, total] = await Promise.all([db.topStores({ limit: INDEX_TOP_SIZE, vertical }), db.countStores(vertical)]);
     return documents.indexMarkdown({ rows, total, vertical });
   },
 });

@@ -2,7 +2,7 @@
 // read returning the text. Like tools/tool.ts it imports neither express nor the MCP SDK: mcp/server.ts registers
 // every declaration, and the server card, llms.txt and README list them from here.
 import type { z } from 'zod';
-import type { RankRow, StoreRepo } from '../../store/repo.js';
+import type { RankRow, Repository } from '../../db/repo.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
 /**
@@ -16,7 +16,7 @@ export interface PublicDocuments {
 }
 
 export interface ReadContext {
-  store: StoreRepo;
+  db: Repository;
   baseUrl: string;
   documents: PublicDocuments;
 }

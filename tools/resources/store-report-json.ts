@@ -13,5 +13,5 @@ export const storeReportJson = defineResourceTemplate({
   variables: z.object({ host: ReadHost }),
   complete: { host: 'host' },
   mimeType: 'application/json',
-  read: async ({ host }, { store }) => JSON.stringify(await latestReport(store, host)),
+  read: async ({ host }, { db }) => JSON.stringify(await latestReport(db, host)),
 });

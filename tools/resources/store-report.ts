@@ -14,5 +14,5 @@ export const storeReport = defineResourceTemplate({
   complete: { host: 'host' },
   mimeType: 'text/markdown',
   storeText: true,
-  read: async ({ host }, { store, documents }) => documents.reportMarkdown(await latestReport(store, host)),
+  read: async ({ host }, { db, documents }) => documents.reportMarkdown(await latestReport(db, host)),
 });

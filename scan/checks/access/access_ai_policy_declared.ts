@@ -2,10 +2,10 @@
 // Cloudflare's Content-Signal or the IETF aipref Content-Usage, as robots.txt records or as HTTP response headers on
 // the homepage or a sampled product page; so do explicit robots.txt groups for several AI tokens. Which way the
 // policy goes (allow or refuse training) does not matter here.
-import { defineCheck } from '../../check.js';
-import { AI_TOKENS, normaliseToken, usageHeaders } from '../../robots.js';
+import { defineCheck } from '../check.js';
+import { AI_TOKENS, normaliseToken, usageHeaders } from '../../documents/robots.js';
 import { describe, snippet } from '../evidence.js';
-import { responseOf } from '../resources.js';
+import { responseOf } from '../../documents/resources.js';
 
 const AI = new Set(AI_TOKENS.map(normaliseToken));
 

@@ -1,6 +1,6 @@
 // Can search-based agents index the product pages? Reads the robots meta tags and X-Robots-Tag directives that the
 // page parser collected; AI opt-outs such as noai are a merchant's choice and only cost the partial grade.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import type { PageFacts } from '../../artifacts.js';
 import { NO_PRODUCT_PAGE } from '../evidence.js';
 import { sampledPdps } from '../product-pages.js';

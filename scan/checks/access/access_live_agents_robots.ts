@@ -1,10 +1,10 @@
 // Are the live shopping agents (the fetchers behind ChatGPT, Claude and Perplexity answers) allowed by robots.txt
 // at `/` and on the sampled product paths? Blocking all of them caps the score (H1); training bots never count.
-import { defineCheck } from '../../check.js';
-import { LIVE_AGENT_TOKENS, SEARCH_ENGINE_TOKENS, liveAgentAccess } from '../../robots.js';
+import { defineCheck } from '../check.js';
+import { LIVE_AGENT_TOKENS, SEARCH_ENGINE_TOKENS, liveAgentAccess } from '../../documents/robots.js';
 import { describe } from '../evidence.js';
-import { resourceUrl, statusOf } from '../resources.js';
-import { pathOf } from '../urls.js';
+import { resourceUrl, statusOf } from '../../documents/resources.js';
+import { pathOf } from '../../documents/urls.js';
 
 export default defineCheck({
   id: 'access_live_agents_robots',

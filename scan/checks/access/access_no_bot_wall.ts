@@ -1,10 +1,10 @@
 // Do agent user-agents get the store a neutral client gets? Differential rule (docs/checks.md §5): a block or challenge
 // for the agent probe only counts when the neutral request got the page, and it is "as seen from our scanner".
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import type { HttpResponse } from '../../artifacts.js';
 import { blockEvidence, challengeMarker, titleOf } from '../bot-wall.js';
 import { describe, quote } from '../evidence.js';
-import { is2xx, responseOf } from '../resources.js';
+import { is2xx, responseOf } from '../../documents/resources.js';
 
 const BLOCK_STATUSES = new Set([401, 403, 503]);
 

@@ -1,9 +1,9 @@
 // How long a cold request takes to deliver the whole page (HttpResponse.ms, measured by the fetcher). Agents run
 // on tight per-fetch budgets, so a slow store is read partially or not at all.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import type { Resource } from '../../artifacts.js';
 import { describe } from '../evidence.js';
-import { responseOf } from '../resources.js';
+import { responseOf } from '../../documents/resources.js';
 
 const HOME_PASS_MS = 1500;
 const PDP_PASS_MS = 2000;

@@ -1,11 +1,11 @@
 // Does the homepage answer a plain automated client with HTML? A 401, a bot challenge or a store password page
 // closes the store to every agent (H3 caps the score); a bare 5xx or timeout is an ordinary, uncapped failure.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import type { HttpResponse, PageFacts } from '../../artifacts.js';
 import { blockEvidence, challengeMarker } from '../bot-wall.js';
 import { describe } from '../evidence.js';
-import { is2xx, responseOf } from '../resources.js';
-import { hostOf, registrableDomain } from '../urls.js';
+import { is2xx, responseOf } from '../../documents/resources.js';
+import { hostOf, registrableDomain } from '../../documents/urls.js';
 
 function isPasswordPage(res: HttpResponse, page: PageFacts | null): boolean {
   const onPasswordPath = [res.url, ...res.redirects].some((u) => {

@@ -1,6 +1,6 @@
 // Is there a purchase control an agent can use from the HTML: a form posting to a cart/checkout URL with a product
 // or variant id, or a cart link carrying a product id? A script-bound button alone is partial.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import type { FormInfo, LinkInfo } from '../../artifacts.js';
 import { snippet } from '../evidence.js';
 import { findPhrase } from '../page-text.js';

@@ -1,9 +1,9 @@
 // Can a shopper buy without creating an account? Looks for explicit wording on the fetched pages, or a protocol
 // checkout without an identity-linking capability; we never open the checkout to find out.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { findPhrase } from '../page-text.js';
 import { siteText } from '../site-pages.js';
-import { readAcp, readUcp } from '../../protocol-documents.js';
+import { readAcp, readUcp } from '../../documents/protocol-documents.js';
 
 const GUEST = ['guest checkout', 'checkout as guest', 'check out as guest', 'continue as guest', 'continue as a guest', 'checkout as a guest', 'buy as guest', 'als gast bestellen', 'als gast fortfahren', 'gastbestellung', 'commander en tant qu\'invité', 'continuer en tant qu\'invité', 'comprar como invitado', 'acquista come ospite', 'als gast afrekenen'];
 const ACCOUNT_WALL = ['sign in to checkout', 'sign in to check out', 'log in to checkout', 'login to checkout', 'log in to purchase', 'sign in to purchase', 'create an account to checkout', 'create an account to check out', 'create an account to purchase', 'register to checkout', 'members only', 'login to see prices', 'log in to see prices', 'sign in to see prices'];

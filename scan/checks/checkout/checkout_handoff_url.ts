@@ -1,9 +1,9 @@
 // Can an agent hand the shopper a ready cart? A protocol path (UCP cart/checkout, ACP checkout, MCP cart tools) or a
 // platform with a documented cart permalink passes; a constructible GET cart URL is partial.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { snippet } from '../evidence.js';
 import { sampledPdps } from '../product-pages.js';
-import { readAcp, readUcp } from '../../protocol-documents.js';
+import { readAcp, readUcp } from '../../documents/protocol-documents.js';
 
 const PERMALINK_PLATFORMS: Record<string, string> = {
   shopify: 'Shopify cart permalinks (/cart/{variant_id}:{qty})',

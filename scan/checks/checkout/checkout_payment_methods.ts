@@ -1,9 +1,9 @@
 // Does the store show which payment methods it accepts (wallets, BNPL, card brands) in its HTML, in
 // acceptedPaymentMethod, or as UCP payment handlers? Agents match them against what the shopper can use.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { siteBodies, siteEntities } from '../site-pages.js';
-import { readUcp } from '../../protocol-documents.js';
-import { hasProp } from '../../structured-data/index.js';
+import { readUcp } from '../../documents/protocol-documents.js';
+import { hasProp } from '../../documents/structured-data/index.js';
 
 const METHODS: [RegExp, string][] = [
   [/shop[ _-]?pay\b/i, 'Shop Pay'],

@@ -1,6 +1,6 @@
 // Does every sampled product page name itself as canonical with an absolute URL on the store's host? Agents cite one
 // URL per product; the query string is ignored because variant and tracking parameters are expected to differ.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { aggregatePdps } from '../product-pages.js';
 
 function bare(url: string): string | null {

@@ -1,8 +1,8 @@
 // Does the homepage advertise machine-readable resources in an RFC 8288 `Link` response header? HTML <link> elements
 // are noted in the evidence but earn nothing: agents read headers before (or instead of) parsing the HTML.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { describe } from '../evidence.js';
-import { responseOf } from '../resources.js';
+import { responseOf } from '../../documents/resources.js';
 
 const RELS = ['api-catalog', 'describedby', 'service-desc', 'sitemap'];
 

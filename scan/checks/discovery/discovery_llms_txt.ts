@@ -1,8 +1,8 @@
 // Is there an llms.txt an agent can read: Markdown served as text, an H1, a `>` summary and `##` sections listing
 // links (llmstxt.org)? Stricter than Lighthouse's llms.txt audit, which wants only an H1, one link and 50 characters.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { describe, quote } from '../evidence.js';
-import { is2xx, responseOf } from '../resources.js';
+import { is2xx, responseOf } from '../../documents/resources.js';
 
 const LINK_LINE = /^[-*] \[[^\]\n]{1,300}\]\([^)\s]{1,1000}\)/;
 

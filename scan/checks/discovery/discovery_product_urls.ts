@@ -1,8 +1,8 @@
 // Can an agent reach product pages from raw HTML and sitemaps, without running JavaScript? Pass needs product URLs in
 // the sitemap and a sampled one that really is a product page (2xx with Product markup or og:type=product).
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { describe } from '../evidence.js';
-import { is2xx, statusOf } from '../resources.js';
+import { is2xx, statusOf } from '../../documents/resources.js';
 
 export default defineCheck({
   id: 'discovery_product_urls',

@@ -1,8 +1,8 @@
 // Is /robots.txt a well-formed file that crawlers can rely on: 200, text/plain, at least one group, no junk lines,
 // under the 500 KiB RFC 9309 parsing limit? Permissions themselves are judged by access_live_agents_robots.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { describe } from '../evidence.js';
-import { is2xx, responseOf } from '../resources.js';
+import { is2xx, responseOf } from '../../documents/resources.js';
 
 const MAX_BYTES = 500 * 1024;
 

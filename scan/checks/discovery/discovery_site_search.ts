@@ -1,9 +1,9 @@
 // Can an agent search the catalogue by URL? Looks for WebSite JSON-LD with a SearchAction whose target template
 // carries the query placeholder; a plain GET search form is noted in the evidence but earns nothing.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import type { Entity } from '../../artifacts.js';
 import { snippet } from '../evidence.js';
-import { entitiesOf, propEntities, propText, propValues } from '../../structured-data/index.js';
+import { entitiesOf, propEntities, propText, propValues } from '../../documents/structured-data/index.js';
 
 function targets(action: Entity): string[] {
   const out: string[] = [];

@@ -1,9 +1,9 @@
 // Is there a sitemaps.org XML sitemap, declared in robots.txt where crawlers look for it? Validity is structural
 // (a <urlset> or <sitemapindex> root with <loc> entries); the product URLs inside are discovery_product_urls' job.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import type { Resource } from '../../artifacts.js';
 import { describe } from '../evidence.js';
-import { is2xx, responseOf } from '../resources.js';
+import { is2xx, responseOf } from '../../documents/resources.js';
 
 function sitemapKind(r: Resource): 'urlset' | 'sitemapindex' | null {
   const res = responseOf(r);

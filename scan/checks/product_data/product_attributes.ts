@@ -1,6 +1,6 @@
 // Does the Product expose at least two attributes an agent can filter on (color, size, material, pattern, category,
 // additionalProperty, or a ProductGroup's variesBy)? The extractor lists which of them are present.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { aggregatePdps } from '../product-pages.js';
 
 export default defineCheck({

@@ -1,8 +1,8 @@
 // Is stock stated as a schema.org ItemAvailability value in the Offer? Free text ("in stock", "Dobavljivo") or an
 // OpenGraph-only product:availability is partial.
-import { defineCheck } from '../../check.js';
-import { isItemAvailability } from '../../availability.js';
-import { availabilityBasisPhrase, isGuessedAvailability } from '../../availability-basis.js';
+import { defineCheck } from '../check.js';
+import { isItemAvailability } from '../../products/availability.js';
+import { availabilityBasisPhrase, isGuessedAvailability } from '../../products/availability-basis.js';
 import { quote } from '../evidence.js';
 import { aggregatePdps, STRUCTURED } from '../product-pages.js';
 

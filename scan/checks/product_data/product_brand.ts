@@ -1,6 +1,6 @@
 // Is the brand given as a Brand/Organization node with a name? A plain string is partial: it is readable but
 // ambiguous ("Apple" the brand or a fruit), and Google's merchant listings ask for the node.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { quote } from '../evidence.js';
 import { aggregatePdps } from '../product-pages.js';
 

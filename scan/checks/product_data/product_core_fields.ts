@@ -1,6 +1,6 @@
 // Does each Product have a name, at least one absolute image URL and a description of 50+ characters? Values read
 // only from visible HTML do not count: this check is about what the markup tells an agent.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { quote } from '../evidence.js';
 import { aggregatePdps } from '../product-pages.js';
 

@@ -1,9 +1,9 @@
 // Does the structured data say what the page says? Compares the structured price with the prices visible in the
 // HTML and with the OpenGraph tags, and the stock state with "sold out" wording; agents quote the markup.
-import { defineCheck } from '../../check.js';
-import { amountReadings, priceMentions, pricePositions, samePrice } from '../../price.js';
-import { availabilityKind } from '../../availability.js';
-import { productStatements } from '../../buy-box.js';
+import { defineCheck } from '../check.js';
+import { amountReadings, priceMentions, pricePositions, samePrice } from '../../products/price.js';
+import { availabilityKind } from '../../products/availability.js';
+import { productStatements } from '../../products/buy-box.js';
 import { quote } from '../evidence.js';
 import { nameIndex, normText } from '../page-text.js';
 import { aggregatePdps, STRUCTURED } from '../product-pages.js';

@@ -1,9 +1,9 @@
 // Can an agent match the product across stores? A GTIN with a valid length and check digit (an ISBN-10 counts: it
 // is one ISBN-13 away from its GTIN), or an MPN with a brand, passes; an SKU alone (store-specific) or a malformed
 // GTIN is partial.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import type { Fact } from '../../artifacts.js';
-import { classifyGtin } from '../../identifiers.js';
+import { classifyGtin } from '../../products/identifiers.js';
 import { quote } from '../evidence.js';
 import { aggregatePdps } from '../product-pages.js';
 

@@ -1,6 +1,6 @@
 // Do product pages carry OpenGraph product tags (og:type product, a price with currency, og:image)? Many link
 // fetchers and lightweight agents read these head tags before, or instead of, JSON-LD.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { aggregatePdps } from '../product-pages.js';
 
 function meta(m: Record<string, string[]>, key: string): string | null {

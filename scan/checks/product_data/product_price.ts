@@ -1,8 +1,8 @@
 // Is the price published in the Offer as a number > 0 with an ISO 4217 currency? Formatted strings ("€1.299,00"),
 // a zero price, a missing currency or an OpenGraph-only price are partial: an agent has to guess.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import type { Fact } from '../../artifacts.js';
-import { isCurrencyCode } from '../../price.js';
+import { isCurrencyCode } from '../../products/price.js';
 import { quote } from '../evidence.js';
 import { aggregatePdps, STRUCTURED } from '../product-pages.js';
 

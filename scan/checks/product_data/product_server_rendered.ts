@@ -1,7 +1,7 @@
 // Are the product name and a price in the HTML an agent receives, outside scripts and meta tags? Agents do not run
 // JavaScript, so an app shell that fills itself from an API shows them nothing.
-import { defineCheck } from '../../check.js';
-import { priceMentions, samePrice, visiblePrices } from '../../price.js';
+import { defineCheck } from '../check.js';
+import { priceMentions, samePrice, visiblePrices } from '../../products/price.js';
 import { quote } from '../evidence.js';
 import { nameIndex, normText } from '../page-text.js';
 import { aggregatePdps } from '../product-pages.js';

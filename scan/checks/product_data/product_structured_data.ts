@@ -1,6 +1,6 @@
 // Does every sampled product page carry a parseable JSON-LD Product (or ProductGroup)? Microdata/RDFa, or broken
 // JSON-LD with only og:type=product, earn the partial grade: JSON-LD is what most agents parse first.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { aggregatePdps } from '../product-pages.js';
 
 export default defineCheck({

@@ -1,9 +1,9 @@
 // Is there an RFC 9727 API catalog at /.well-known/api-catalog (a linkset of the store's public APIs)? The
 // application/linkset+json media type is expected; JSON with a linkset array under another type still passes.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { describe } from '../evidence.js';
-import { jsonOf, responseOf } from '../resources.js';
-import { isObject } from '../../protocol-documents.js';
+import { jsonOf, responseOf } from '../../documents/resources.js';
+import { isObject } from '../../documents/protocol-documents.js';
 
 export default defineCheck({
   id: 'protocol_api_catalog',

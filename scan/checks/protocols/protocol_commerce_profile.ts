@@ -2,12 +2,12 @@
 // /.well-known/acp.json? They are alternatives (docs/checks.md §1 rule 3): the better one counts, never both. Every
 // released version is accepted and judged by its own rules (docs/checks.md §11): an older profile is not missing,
 // the evidence names its version and the newest known, and the fix asks only for fields of the store's version.
-import { defineCheck } from '../../check.js';
-import type { CheckOutcome } from '../../check.js';
+import { defineCheck } from '../check.js';
+import type { CheckOutcome } from '../check.js';
 import type { Artifacts } from '../../artifacts.js';
 import { describe } from '../evidence.js';
-import { isJsonType, responseOf } from '../resources.js';
-import { isAbsoluteHttpUrl } from '../urls.js';
+import { isJsonType, responseOf } from '../../documents/resources.js';
+import { isAbsoluteHttpUrl } from '../../documents/urls.js';
 import {
   ACP_NEWEST,
   ACP_TRANSPORTS_SINCE,
@@ -18,7 +18,7 @@ import {
   readAcp,
   readUcp,
   versionStanding,
-} from '../../protocol-documents.js';
+} from '../../documents/protocol-documents.js';
 
 const RANK = { pass: 2, partial: 1, fail: 0 } as const;
 

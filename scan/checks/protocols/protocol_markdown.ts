@@ -1,10 +1,10 @@
 // Does a product page answer `Accept: text/markdown` with Markdown that names the product? With no product page
 // found, R13 asked the homepage instead, and its title or h1 must be in the Markdown. An advertised .md alternate
 // is noted but only real negotiation earns the point.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { describe } from '../evidence.js';
 import { sampledPdps } from '../product-pages.js';
-import { is2xx, responseOf } from '../resources.js';
+import { is2xx, responseOf } from '../../documents/resources.js';
 
 function norm(s: string): string {
   return s.toLowerCase().replace(/\s+/g, ' ').trim();

@@ -2,10 +2,10 @@
 // tools/list) against the endpoint declared in UCP or a server card (found through the AI Catalog, at the MCP URL or
 // at a well-known path), or Shopify's /api/mcp; never calls a tool. Either handshake counts; the evidence names the
 // revisions the server serves, whether the current one is among them, and the document that declared the endpoint.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { describe } from '../evidence.js';
-import { COMMERCE_TOOL } from '../../protocol-documents.js';
-import { MCP_CURRENT_REVISION } from '../../mcp-probe.js';
+import { COMMERCE_TOOL } from '../../documents/protocol-documents.js';
+import { MCP_CURRENT_REVISION } from '../../fetching/mcp-probe.js';
 import type { McpProbe } from '../../artifacts.js';
 
 /** "answered server/discover (Shop MCP; serves 2026-07-28, the current MCP revision)", or the 2025 equivalent. */

@@ -3,12 +3,12 @@
 // card paths, or at <mcp-url>/server-card (docs/checks.md §11); the first card with a name and an endpoint passes.
 // A card need not list tools (current cards do not). Accepts the SEP-2127 shape
 // (remotes[].url) and the older SEP-1649 shape (transport.endpoint).
-import { defineCheck } from '../../check.js';
-import type { CheckOutcome } from '../../check.js';
+import { defineCheck } from '../check.js';
+import type { CheckOutcome } from '../check.js';
 import type { Resource } from '../../artifacts.js';
 import { describe } from '../evidence.js';
-import { isJsonType, jsonOf, responseOf } from '../resources.js';
-import { readServerCardDoc } from '../../protocol-documents.js';
+import { isJsonType, jsonOf, responseOf } from '../../documents/resources.js';
+import { readServerCardDoc } from '../../documents/protocol-documents.js';
 
 const CATALOG_NAME = { 'ai-catalog': 'AI Catalog', 'mcp-catalog': 'MCP catalog' } as const;
 

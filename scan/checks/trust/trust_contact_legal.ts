@@ -1,6 +1,6 @@
 // Are a contact route and legal pages (terms or privacy) linked from the homepage or a product page? Agents look for
 // these before recommending a merchant they do not know.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import type { LinkInfo } from '../../artifacts.js';
 import { snippet } from '../evidence.js';
 import { linkHaystack } from '../page-text.js';

@@ -1,8 +1,8 @@
 // Is the store served over HTTPS with HSTS of at least 180 days? Agent platforms and payment flows refuse plain
 // HTTP, and HSTS stops downgrade on the way to checkout.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { describe, snippet } from '../evidence.js';
-import { responseOf } from '../resources.js';
+import { responseOf } from '../../documents/resources.js';
 
 const MIN_MAX_AGE = 15_552_000; // 180 days
 

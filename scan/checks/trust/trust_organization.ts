@@ -1,8 +1,8 @@
 // Does the homepage say who the merchant is: an Organization (or OnlineStore/LocalBusiness) node with name, url,
 // logo and a way to reach or verify it? Agents check the seller before sending a shopper to an unknown store.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { quote } from '../evidence.js';
-import { entitiesOf, hasProp, propText } from '../../structured-data/index.js';
+import { entitiesOf, hasProp, propText } from '../../documents/structured-data/index.js';
 
 const ORG_TYPES = ['Organization', 'Corporation', 'OnlineStore', 'OnlineBusiness', 'Store', 'LocalBusiness', 'ClothingStore', 'ElectronicsStore'];
 const CONTACT = ['contactPoint', 'email', 'telephone', 'sameAs', 'address'];

@@ -1,11 +1,11 @@
 // Is the return policy machine-readable: a MerchantReturnPolicy node (on an Offer or the Organization) with country
 // and category, or at least a linked returns page? Agents answer "can I return it?" before recommending a store.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import type { Entity } from '../../artifacts.js';
 import { snippet } from '../evidence.js';
 import { linkHaystack } from '../page-text.js';
 import { siteEntities, sitePages } from '../site-pages.js';
-import { entitiesOf, hasProp, propText } from '../../structured-data/index.js';
+import { entitiesOf, hasProp, propText } from '../../documents/structured-data/index.js';
 
 const RETURN_WORDS = ['return', 'retour', 'retur', 'refund', 'exchange', 'widerruf', 'rücksend', 'ruecksend', 'rückgabe', 'devoluci', 'devoluç', 'reembolso', 'rimbors', 'zwrot', 'remboursement'];
 

@@ -1,6 +1,6 @@
 // Do product pages publish ratings or reviews in structured data? One sampled product page with an aggregateRating
 // (value + count) or a review is enough: not every product has reviews yet.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import { noPdpEvidence, sampledPdps } from '../product-pages.js';
 
 export default defineCheck({

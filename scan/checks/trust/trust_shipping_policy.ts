@@ -1,11 +1,11 @@
 // Are shipping costs and destinations machine-readable: OfferShippingDetails with a destination country and a rate,
 // or at least a linked shipping page? Delivery cost is part of the price an agent compares.
-import { defineCheck } from '../../check.js';
+import { defineCheck } from '../check.js';
 import type { Entity } from '../../artifacts.js';
 import { snippet } from '../evidence.js';
 import { linkHaystack } from '../page-text.js';
 import { siteEntities, sitePages } from '../site-pages.js';
-import { entitiesOf, hasProp, propEntities, propText } from '../../structured-data/index.js';
+import { entitiesOf, hasProp, propEntities, propText } from '../../documents/structured-data/index.js';
 
 const SHIPPING_WORDS = ['shipping', 'delivery', 'versand', 'lieferung', 'livraison', 'envío', 'envio', 'spedizion', 'consegna', 'verzend', 'bezorg', 'wysyłka', 'dostawa', 'frakt', 'leverans', 'levering', 'doprava'];
 
