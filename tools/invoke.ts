@@ -1,7 +1,7 @@
 // The one way to call a tool, whichever surface asks (REST, the home form, MCP, the monitoring worker):
 // validate the arguments → make the context → preflight → count the call → run the handler → release what
 // preflight held. Refusals before the count (bad arguments, a refused target, a full scanner) cost no quota.
-// Errors leave as thrown: each surface turns them into its own answer (tools/error-answer.ts).
+// Errors leave as thrown: each surface turns them into its own answer through answerableError (lib/http-errors.ts).
 import type { z } from 'zod';
 import { AppError } from '../lib/errors.js';
 import type { AnyTool, ToolContext } from './tool.js';
