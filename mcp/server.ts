@@ -15,6 +15,7 @@ import {
   ResourceTemplate,
   completable,
   createMcpHandler,
+  isInitializeRequest,
   isLegacyRequest,
   type McpHandlerRequestOptions,
   type StandardSchemaWithJSON,
@@ -142,6 +143,10 @@ function parseBody(): RequestHandler {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isValidId = (id: unknown): id is string | number => typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
 
+/** A 2026-07-28 message names its revision in `params._meta`; a 2025 one never does. */
+const carriesModernMeta = (body: Record<string, unknown>): boolean =>
+  isObject(body.params) && isObject(body.params._meta) && 'io.modelcontextprotocol/protocolVersion' in body.params._meta;
+
 /** One JSON-RPC message per POST: a request, a notification or a response. Batches were removed from MCP (2025-06-18). */
 const singleMessage: RequestHandler = (req, res, next) => {
   const body: unknown = req.body;
@@ -156,6 +161,11 @@ const singleMessage: RequestHandler = (req, res, next) => {
       ? body.id === undefined || isValidId(body.id) // request or notification
       : isValidId(body.id) && ('result' in body || 'error' in body)); // response
   if (!ok) return sendJsonRpcError(res, 400, -32600, 'Invalid Request: expected one JSON-RPC 2.0 message with a method (and a string or number id).', id);
+  // The SDK answers a malformed initialize with -32603 and its validator's dump; it is the client's mistake (-32602),
+  // said in a sentence, with the status JSON-RPC errors of a well-formed message carry.
+  if (body.method === 'initialize' && !carriesModernMeta(body) && !isInitializeRequest(body)) {
+    return sendJsonRpcError(res, 200, -32602, 'Invalid params: initialize needs params.protocolVersion (a string), params.capabilities (an object) and params.clientInfo (its name and version).', id);
+  }
   next();
 };
 

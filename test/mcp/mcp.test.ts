@@ -256,6 +256,21 @@ test('malformed JSON is -32700; batches, {} and non-messages are -32600; nothing
   assert.equal(text.body.jsonrpc, '2.0');
 });
 
+test('a malformed 2025 initialize is -32602 in a sentence, not an internal error; a good one still initializes', async (t) => {
+  const app = await startApp(t);
+  const clientInfo = { name: 'probe', version: '1' };
+  for (const params of [{}, { protocolVersion: 5, capabilities: {}, clientInfo }, { protocolVersion: '2025-11-25', capabilities: {} }, { protocolVersion: null, capabilities: {}, clientInfo }]) {
+    const res = await postMcp(app, rpc('initialize', params, 7));
+    assert.equal(res.status, 200, JSON.stringify(params));
+    assert.equal(res.body.id, 7);
+    assert.equal(res.body.error.code, -32602, JSON.stringify(params));
+    assert.match(res.body.error.message, /^Invalid params: initialize needs params\.protocolVersion/);
+  }
+  const good = await postMcp(app, rpc('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo }));
+  assert.equal(good.status, 200);
+  assert.equal(good.body.result.protocolVersion, '2025-11-25');
+});
+
 test('an id nested 20,000 deep is a -32700 and the process keeps serving', async (t) => {
   const app = await startApp(t);
   const depth = 20_000;
