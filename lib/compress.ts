@@ -7,7 +7,17 @@ import type { RequestHandler } from 'express';
 const COMPRESSED_TYPES = /^(text\/html|text\/markdown|text\/plain|text\/css|text\/javascript|application\/([a-z0-9.-]+\+)?json)\s*(;|$)/i;
 
 export function compressText(): RequestHandler {
-  return compression({
+  const compress = compression({
     filter: (_req, res) => COMPRESSED_TYPES.test(String(res.getHeader('Content-Type') ?? '')),
   });
+  return (req, res, next) => {
+    // A client that names no encoding gets identity whatever the answer is: the middleware's wrapping of every
+    // write would be pure cost (about 80 µs of an MCP call). The answer still says it varies by Accept-Encoding,
+    // so a shared cache keeps the plain and the compressed copies apart.
+    if (req.headers['accept-encoding'] === undefined) {
+      res.vary('Accept-Encoding');
+      return next();
+    }
+    return compress(req, res, next);
+  };
 }

@@ -140,7 +140,7 @@ export function sendPage(res: Response, page: SafeHtml, opts: SendOptions = {}):
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Cache-Control', opts.cacheControl ?? 'no-cache');
-  for (const [name, value] of Object.entries(opts.headers ?? {})) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(opts.headers ?? {})) setPageHeader(res, name, value);
   res.send(page.value);
 }
 
@@ -325,4 +325,10 @@ export function messagePage(opts: { title: string; heading: string; body: SafeHt
   ${opts.body}
 </section>`,
   );
+}
+
+/** A page's own header; Vary is added to, never replaced, since the answer may vary by Accept-Encoding as well. */
+export function setPageHeader(res: Response, name: string, value: string): void {
+  if (name.toLowerCase() === 'vary') res.vary(value);
+  else res.setHeader(name, value);
 }

@@ -3,6 +3,7 @@
 // rendered to HTML downstream, so a store must not be able to smuggle markup, links or table cells into it.
 import type { Request, Response } from 'express';
 import { linkHeader } from '../lib/links.js';
+import { setPageHeader } from './html.js';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
@@ -30,7 +31,7 @@ export function sendMarkdown(res: Response, markdown: string, opts: MarkdownOpti
   res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Cache-Control', opts.cacheControl ?? 'no-cache');
-  for (const [name, value] of Object.entries(opts.headers ?? {})) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(opts.headers ?? {})) setPageHeader(res, name, value);
   res.send(markdown);
 }
 

@@ -46,6 +46,7 @@ test('HTML, JSON and Markdown are compressed when the client accepts it, and onl
     assert.equal(plain.status, 200, path);
     assert.match(String(plain.headers['content-type']), type);
     assert.equal(plain.headers['content-encoding'], undefined, `${path}: not compressed without Accept-Encoding`);
+    assert.match(String(plain.headers.vary), /Accept-Encoding/, `${path}: a cache keeps the plain copy apart`);
 
     const gzip = await rawGet(`${app.url}${path}`, { ...headers, 'accept-encoding': 'gzip' });
     assert.equal(gzip.headers['content-encoding'], 'gzip', path);
