@@ -5,13 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { startChildServer } from '../support/child-server.js';
 import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
 import { chromiumAvailable } from '../helpers/browser.js';
 import { takeLoadTurn } from '../support/load-turn.js';
-import { p99, rssMiB, timedGet } from '../support/load-figures.js';
+import { p99, readsDuring, rssMiB, timedGet } from '../support/load-figures.js';
 
 const SCANS = 20;
 const RENDER_CONCURRENCY = 2;
@@ -81,22 +80,15 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
     peakRss = Math.max(peakRss, rssMiB(app.pid));
     peakBrowser = Math.max(peakBrowser, descendantsRssMiB(app.pid));
   }, 100);
-  let loading = true;
-  const loaded: number[] = [];
-  const poller = (async () => {
-    while (loading) for (const url of reads) loaded.push(await timedGet(url));
-  })();
-  const started = performance.now();
-  const answers = await Promise.all(
-    stores.slice(0, SCANS).map(async (s) => {
-      const res = await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(s.url)}`);
-      const body = (await res.json()) as { code?: string; browser_view?: { status: string; duration_ms: number; findings: unknown[] } };
-      return { status: res.status, code: body.code, view: body.browser_view };
-    }),
+  const { result: answers, loaded, wallMs } = await readsDuring(reads, () =>
+    Promise.all(
+      stores.slice(0, SCANS).map(async (s) => {
+        const res = await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(s.url)}`);
+        const body = (await res.json()) as { code?: string; browser_view?: { status: string; duration_ms: number; findings: unknown[] } };
+        return { status: res.status, code: body.code, view: body.browser_view };
+      }),
+    ),
   );
-  const wallMs = performance.now() - started;
-  loading = false;
-  await poller;
   clearInterval(sampler);
 
   const renderMs = answers.flatMap((a) => (a.view ? [a.view.duration_ms] : [])).sort((a, b) => a - b);

@@ -6,11 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
 import { startChildServer } from '../support/child-server.js';
 import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
 import { takeLoadTurn } from '../support/load-turn.js';
-import { p99, rssMiB, timedGet } from '../support/load-figures.js';
+import { p99, readsDuring, rssMiB, timedGet } from '../support/load-figures.js';
 
 const STORES = 40;
 const CONCURRENCY = 4;
@@ -78,22 +77,15 @@ test('40 concurrent heavy scans: the excess is 503 with Retry-After, memory stay
 
   let peakRss = rssIdle;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMiB(app.pid))), 50);
-  let loading = true;
-  const loaded: number[] = [];
-  const poller = (async () => {
-    while (loading) for (const url of reads) loaded.push(await timedGet(url));
-  })();
-  const started = performance.now();
-  const answers = await Promise.all(
-    stores.slice(0, STORES).map(async (s) => {
-      const res = await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(s.url)}`);
-      const body = (await res.json()) as { code?: string };
-      return { status: res.status, retryAfter: res.headers.get('retry-after'), code: body.code };
-    }),
+  const { result: answers, loaded, wallMs } = await readsDuring(reads, () =>
+    Promise.all(
+      stores.slice(0, STORES).map(async (s) => {
+        const res = await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(s.url)}`);
+        const body = (await res.json()) as { code?: string };
+        return { status: res.status, retryAfter: res.headers.get('retry-after'), code: body.code };
+      }),
+    ),
   );
-  const wallMs = performance.now() - started;
-  loading = false;
-  await poller;
   clearInterval(sampler);
 
   const ok = answers.filter((a) => a.status === 200).length;

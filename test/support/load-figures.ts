@@ -25,3 +25,23 @@ export function rssMiB(pid: number): number {
     return 0;
   }
 }
+
+/**
+ * Runs `work` while a loop times GETs of `reads` one after another: the reads' times under load, the work's result
+ * and how long it took from start to end.
+ */
+export async function readsDuring<T>(reads: string[], work: () => Promise<T>): Promise<{ result: T; loaded: number[]; wallMs: number }> {
+  let loading = true;
+  const loaded: number[] = [];
+  const poller = (async () => {
+    while (loading) for (const url of reads) loaded.push(await timedGet(url));
+  })();
+  const started = performance.now();
+  try {
+    const result = await work();
+    return { result, loaded, wallMs: performance.now() - started };
+  } finally {
+    loading = false;
+    await poller;
+  }
+}
