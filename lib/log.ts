@@ -32,24 +32,42 @@ interface RequestLine {
 
 const EXPECTED_5XX = new Set([502, 503, 504]);
 
-const BASE = Symbol('request logger base');
-const CHILD = Symbol('request logger');
+/**
+ * What the request logger keeps of one request, in one property: each property added to an express request costs
+ * about a microsecond and a half (express has re-prototyped it, so V8 makes it a new shape every time).
+ */
+interface RequestRecord {
+  id: string;
+  base: Logger;
+  child?: Logger;
+  start: number;
+  logged: boolean;
+}
 
-type Logged = Request & { [BASE]: Logger; [CHILD]?: Logger };
+const RECORD = Symbol('request log record');
+
+type Logged = Request & { [RECORD]: RequestRecord };
 
 /** The request as its log line names it, made only when something is logged. */
 const lineOf = (req: Request): RequestLine => ({ id: req.id, method: req.method, url: redactUrl(req.originalUrl ?? req.url) });
 
-/** req.log, made on first use: most requests never log anything but their one line. */
-function installLazyLog(proto: object): void {
+/** req.id and req.log (made on first use: most requests never log anything but their one line), read from the record. */
+function installAccessors(proto: object): void {
   if (Object.prototype.hasOwnProperty.call(proto, 'log')) return;
+  Object.defineProperty(proto, 'id', {
+    configurable: true,
+    get(this: Logged) {
+      return this[RECORD]?.id;
+    },
+  });
   Object.defineProperty(proto, 'log', {
     configurable: true,
     get(this: Logged) {
-      return (this[CHILD] ??= this[BASE].child({ req: lineOf(this) }));
+      const record = this[RECORD];
+      return (record.child ??= record.base.child({ req: lineOf(this) }));
     },
     set(this: Logged, value: Logger) {
-      this[CHILD] = value;
+      this[RECORD].child = value;
     },
   });
 }
@@ -60,22 +78,22 @@ export function requestLogger(log: Logger): RequestHandler {
     // Echo a caller's id only when it is short and plain, so it cannot inject into headers or logs.
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', id);
-    req.id = id;
-    installLazyLog(Object.getPrototypeOf(req) as object);
-    const logged = req as Logged;
-    logged[BASE] = log;
-    const start = Date.now();
-    let done = false;
-    const finish = (err?: unknown) => {
-      if (done) return;
-      done = true;
-      logLine(logged, res, Date.now() - start, err instanceof Error ? err : undefined);
-    };
+    installAccessors(Object.getPrototypeOf(req) as object);
+    (req as Logged)[RECORD] = { id, base: log, start: Date.now(), logged: false };
     // 'close' follows every response, finished or cut off; 'error' comes first when writing failed.
-    res.on('close', finish);
-    res.on('error', finish);
+    res.on('close', finishLine);
+    res.on('error', finishLine);
     next();
   };
+}
+
+/** The response's listener (one function for every request, so a request costs no closure): its line, once. */
+function finishLine(this: Response, err?: unknown): void {
+  const req = this.req as Logged;
+  const record = req[RECORD];
+  if (record.logged) return;
+  record.logged = true;
+  logLine(req, this, Date.now() - record.start, err instanceof Error ? err : undefined);
 }
 
 /** One line per request, pino-http's shape: req { id, method, url }, res { statusCode }, responseTime. */
@@ -85,10 +103,11 @@ function logLine(req: Logged, res: Response, responseTime: number, err: Error | 
   // unexpected 500 is an error with a stack.
   const code = res.locals.errorCode as string | undefined;
   const failed = err !== undefined || (res.statusCode >= 500 && !EXPECTED_5XX.has(res.statusCode));
-  const base = req[CHILD] ?? req[BASE];
+  const { child, base: processLog } = req[RECORD];
+  const base = child ?? processLog;
   const level = failed ? 'error' : res.statusCode >= 500 ? 'warn' : 'info';
   if (!base.isLevelEnabled(level)) return;
-  const fields = { ...(req[CHILD] ? {} : { req: lineOf(req) }), res: { statusCode: res.statusCode }, responseTime, ...(code ? { code } : {}) };
+  const fields = { ...(child ? {} : { req: lineOf(req) }), res: { statusCode: res.statusCode }, responseTime, ...(code ? { code } : {}) };
   if (failed) base.error({ ...fields, err: err ?? new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
   else base[level](fields, 'request completed');
 }
