@@ -103,16 +103,21 @@ export class BatchedLimiterStore extends RepoLimiterStore {
     return count;
   }
 
-  /** increment, synchronously: the counters are in memory. */
-  hit(key: string): ClientRateLimitInfo {
+  /** increment, synchronously: the counters are in memory. The hits so far in the window (windowEndMs says when it ends). */
+  hit(key: string): number {
     const count = this.entry(key);
     count.pending++;
     this.scheduleFlush();
-    return { totalHits: count.shared + count.pending, resetTime: new Date(this.current().end) };
+    return count.shared + count.pending;
+  }
+
+  /** When the current window ends, in ms since the epoch. */
+  windowEndMs(): number {
+    return this.current().end;
   }
 
   override async increment(key: string): Promise<ClientRateLimitInfo> {
-    return this.hit(key);
+    return { totalHits: this.hit(key), resetTime: new Date(this.current().end) };
   }
 
   override async get(key: string): Promise<ClientRateLimitInfo> {
@@ -188,25 +193,27 @@ function readLimiter(opts: {
     }
     return pk;
   };
-  const resetSeconds = (resetTime: Date | undefined) => secondsUntil(resetTime, windowMs);
-
+  // Runs on every request, so it makes no Date and no info object unless it refuses (express-rate-limit's
+  // req.rateLimit, which the refusal handler reads).
   return (req, res, next) => {
     const key = opts.key(req, res);
-    let hits: ClientRateLimitInfo;
+    let hits: number;
     try {
       hits = store.hit(key);
     } catch (err) {
       return next(err);
     }
     const limit = opts.limit(res);
-    const info = { limit, used: hits.totalHits, remaining: Math.max(limit - hits.totalHits, 0), resetTime: hits.resetTime, key };
-    (req as Request & { rateLimit: typeof info }).rateLimit = info;
+    const end = store.windowEndMs();
+    const resetSeconds = Math.max(0, Math.ceil((end - Date.now()) / 1000)); // on the wall clock, as secondsUntil
     if (!res.headersSent) {
-      res.appendHeader('RateLimit', `"${name}"; r=${info.remaining}; t=${resetSeconds(info.resetTime)}`);
+      res.appendHeader('RateLimit', `"${name}"; r=${Math.max(limit - hits, 0)}; t=${resetSeconds}`);
       res.appendHeader('RateLimit-Policy', `"${name}"; q=${limit}; w=${windowSeconds}; pk=:${partitionKey(key)}:`);
     }
-    if (hits.totalHits > limit) {
-      if (!res.headersSent) res.setHeader('Retry-After', String(resetSeconds(info.resetTime)));
+    if (hits > limit) {
+      const info = { limit, used: hits, remaining: 0, resetTime: new Date(end), key };
+      (req as Request & { rateLimit: typeof info }).rateLimit = info;
+      if (!res.headersSent) res.setHeader('Retry-After', String(resetSeconds));
       return void opts.handler(req, res, next);
     }
     next();
@@ -224,7 +231,9 @@ export function createGuards({ config, db, now = Date.now }: GuardOptions): Guar
   // The caller's ip is req.ip, read once by identify (each read of req.ip parses the forwarding headers again).
   const callerKey = (_req: Request, res: Response): string => {
     const caller = callerOf(res);
-    return caller.kind === 'pro' ? quotaIdOf({ accountId: caller.accountId ?? null, keyId: caller.keyId }) : `ip:${ipKeyGenerator(caller.ip, 56)}`;
+    if (caller.kind === 'pro') return quotaIdOf({ accountId: caller.accountId ?? null, keyId: caller.keyId });
+    // An IPv4 address is its own key; only an IPv6 one (it has a colon) is cut to its /56 by ipKeyGenerator.
+    return `ip:${caller.ip.includes(':') ? ipKeyGenerator(caller.ip, 56) : caller.ip}`;
   };
 
   const limitedHandler = (windowMs: number, limit: (res: Response) => number, what: string): RequestHandler =>
