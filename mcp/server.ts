@@ -412,25 +412,28 @@ export function mcpRouter(deps: McpDeps): Router {
   );
 
   // Only a tool that reaches out (open world) has work worth cancelling when the client goes away.
-  // The scope lets go of the request when its response closes. Every promise made while the SDK serves a request
-  // carries this scope, and the SDK's node adapter gives each request an AbortSignal that undici's Request keeps in
-  // a FinalizationRegistry until a later collection's cleanup runs: under sustained load, a scope holding req and
-  // res kept thousands of answered requests alive (RSS 345 MB → 1 GB in a minute of tools/call; bench: MCP).
-  const contextFor = (req: Request, res: Response) => {
+  // The scope lets go of the request once the SDK has answered it. Every promise made while the SDK serves a
+  // request carries this scope, and the SDK's node adapter gives each request an AbortSignal that undici's Request
+  // keeps in a FinalizationRegistry until a later collection's cleanup runs: under sustained load, a scope holding
+  // req and res kept thousands of answered requests alive (RSS 345 MB → 1 GB in a minute of tools/call; bench: MCP).
+  const scopeOf = (req: Request, res: Response) => {
     let open: { req: Request; res: Response } | undefined = { req, res };
-    res.once('close', () => (open = undefined));
-    return (tool: AnyTool): ToolContext => {
+    const contextFor = (tool: AnyTool): ToolContext => {
       if (!open) throw new Error(`MCP tool ${tool.name} started after its request ended`);
       return requestContext(open.req, open.res, deps, tool.annotations.openWorldHint, tool.name);
     };
+    return { contextFor, end: () => void (open = undefined) };
   };
 
   const handle = async (req: Request, res: Response, _next: NextFunction) => {
+    const scope = scopeOf(req, res);
     try {
-      await requestScope.run(contextFor(req, res), () => node(req, res, req.body));
+      await requestScope.run(scope.contextFor, () => node(req, res, req.body));
     } catch (err) {
       (req.log ?? deps.log).error({ err }, 'MCP request failed');
       sendJsonRpcError(res, 500, -32603, 'Internal error. It has been logged; please retry later.');
+    } finally {
+      scope.end();
     }
   };
 
