@@ -145,8 +145,18 @@ test('X-Forwarded-For is ignored unless TRUST_PROXY says so', async (t) => {
   assert.equal((await scan(trusted, store, { 'x-forwarded-for': '9.9.9.8' })).status, 200, 'another client IP has its own budget');
 });
 
-test('IPv6 clients are keyed by /56', () => {
+test('IPv6 clients are keyed by /56, an IPv4 client by its address whether or not it is written IPv4-mapped', async (t) => {
   assert.equal(ipKeyGenerator('2001:db8:0:1::1', 56), ipKeyGenerator('2001:db8:0:ff::2', 56));
+  const app = await startApp(t, { ANON_READS_PER_MINUTE: '2', TRUST_PROXY: '1' });
+  const read = async (ip: string) => (await fetch(`${app.url}/api/v1`, { headers: { 'x-forwarded-for': ip } })).status;
+  assert.equal(await read('2001:db8:0:1::1'), 200);
+  assert.equal(await read('2001:db8:0:ff::2'), 200);
+  assert.equal(await read('2001:db8:0:1::3'), 429, 'the same /56 shares one budget');
+  assert.equal(await read('2001:db8:0:100::1'), 200, 'the next /56 has its own');
+  assert.equal(await read('1.2.3.4'), 200);
+  assert.equal(await read('::ffff:1.2.3.4'), 200);
+  assert.equal(await read('1.2.3.4'), 429, 'an IPv4-mapped address is the IPv4 client');
+  assert.equal(await read('1.2.3.5'), 200);
 });
 
 test('a Pro key has its own scan budget, independent of the IP', async (t) => {
