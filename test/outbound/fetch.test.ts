@@ -10,9 +10,10 @@ import zlib from 'node:zlib';
 import got, { type OptionsInit } from 'got';
 import { RequestFilteringHttpAgent } from 'request-filtering-agent';
 import { startFixtureStore, type FixtureRoute, type FixtureStore, zeros } from '../helpers/fixture-store.js';
-import { AGENT_PROBE_UA, BODY_CAPS, NEUTRAL_UA, createFetcher, type FetchLimits, type LookupFunction } from '../../outbound/fetch.js';
+import { AGENT_PROBE_UA, BODY_CAPS, NEUTRAL_UA, createFetcher, type FetchLimits } from '../../outbound/fetch.js';
 import type { Resource } from '../../scan/artifacts.js';
 import { assertWithin } from '../helpers/timing.js';
+import { tableLookup } from '../helpers/dns-table.js';
 
 const MiB = 1024 * 1024;
 const BASE = 'http://localhost:3000';
@@ -105,21 +106,6 @@ after(async () => {
   await fixture?.close();
   await canary?.close();
 });
-
-/** Injected DNS: a fixed table; a function entry is called per lookup (rebinding). */
-function tableLookup(table: Record<string, string | string[] | (() => string)>, calls: string[] = []): LookupFunction {
-  return (hostname, options, callback) => {
-    calls.push(hostname);
-    const entry = table[hostname];
-    const resolved = typeof entry === 'function' ? [entry()] : typeof entry === 'string' ? [entry] : entry;
-    setImmediate(() => {
-      if (!resolved) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-      const list = resolved.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-      if ((options as { all?: boolean }).all) callback(null, list);
-      else callback(null, list[0].address, list[0].family);
-    });
-  };
-}
 
 /** Production rules except that the fixture's own address is allowed and ports are free (both sit on loopback). */
 function fetcher(overrides: Partial<FetchLimits> = {}) {

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { call as get, startApp, type Answer, type TestApp } from '../helpers/start-app.js';
 import { startFixtureStore, startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { saveFakeScan } from '../helpers/scans.js';
+import { tableLookup } from '../helpers/dns-table.js';
 import { brochureStore, completeStore, CATALOGUE } from '../fixtures/stores.js';
 import { ErrorBody } from '../../lib/errors.js';
 import { ERROR_STATUS } from '../../lib/errors.js';
@@ -55,24 +56,6 @@ const strictHits: string[] = [];
     else if (typeof first === 'object' && first !== null && !Array.isArray(first)) args[0] = check(first as Opts);
     return (inner as (...a: unknown[]) => net.Socket).apply(this, args);
   } as typeof inner;
-}
-
-type LookupCallback = (err: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
-type Entry = string | string[] | (() => string);
-
-/** Injected DNS with a fixed table; every call is recorded. Unknown names fail like getaddrinfo. */
-function tableLookup(table: Record<string, Entry>, calls: string[]) {
-  return (hostname: string, options: object, callback: LookupCallback) => {
-    calls.push(hostname);
-    const entry = table[hostname.toLowerCase()];
-    const resolved = typeof entry === 'function' ? [entry()] : typeof entry === 'string' ? [entry] : entry;
-    setImmediate(() => {
-      if (!resolved) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-      const list = resolved.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-      if ((options as { all?: boolean }).all) callback(null, list);
-      else callback(null, list[0].address, list[0].family);
-    });
-  };
 }
 
 const STACK_OR_PATH = /\n\s+at |\bat [\w.<>]+ \(|\/work\/|node_modules|\.ts:\d+/;
