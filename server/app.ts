@@ -2,10 +2,7 @@
 // start the real thing on port 0. Order: logging → guards → API (v1 + alias) → MCP → documents and pages
 // → JSON 404 under /api → one error handler.
 import express, { type Express } from 'express';
-import type { Logger } from 'pino';
-import type { Config } from '../lib/config.js';
-import type { Repository } from '../db/repo.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { AppParts } from '../tools/context.js';
 import { createAppState, type AppState } from '../tools/app-state.js';
 import { requestLogger } from '../lib/log.js';
 import { compressText } from '../lib/compress.js';
@@ -31,26 +28,18 @@ import { PAGE_SIZE as INDEX_PAGE_SIZE, renderIndexMarkdown } from '../pages/inde
 import type { Mailer } from '../accounts/mailer.js';
 import type { SecretBox } from '../monitoring/secrets.js';
 import { secretBoxFor } from './monitoring.js';
-import { createMetrics, storeErrorCode, type ServiceMetrics } from '../lib/metrics.js';
+import { createMetrics, storeErrorCode } from '../lib/metrics.js';
 import { metricsRouter } from './metrics.js';
 
-export interface AppDeps {
-  config: Config;
-  db: Repository;
-  log: Logger;
+/** The app's parts (tools/context.ts AppParts, its state made here when not given) and what only the app needs. */
+export interface AppDeps extends Omit<AppParts, 'state'> {
   guards?: Guards;
-  /** Test seams for the scanner (injected DNS); never set in production. */
-  scanOverrides?: ToolContext['scanOverrides'];
-  /** The browser for "what browser agents see" (main.ts makes one when Chromium is installed). */
-  renderer?: ToolContext['renderer'];
   /** The route table (default ROUTES); tests add rows, e.g. a deprecated one. Never set in production. */
   routes?: RouteDef[];
   /** Console mail (default: from SMTP_URL, or the log); main.ts shares one with the monitoring worker. */
   mailer?: Mailer;
   /** Seals webhook secrets (default: from SECRETS_KEY, or the local key file in DATA_DIR). */
   box?: SecretBox;
-  /** The app's metrics (default: a new registry); main.ts shares one with the monitoring worker. */
-  metrics?: ServiceMetrics;
   /** What the app keeps between calls: scan bound, running scans, caches (default: new); shared with the monitoring worker. */
   state?: AppState;
 }

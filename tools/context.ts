@@ -13,8 +13,11 @@ export interface AppParts {
   db: Repository;
   log: Logger;
   state: AppState;
+  /** The app's metrics (default: a new registry); main.ts shares one with the monitoring worker. */
   metrics?: ServiceMetrics;
+  /** Test seams for the scanner (injected DNS); never set in production. */
   scanOverrides?: ToolContext['scanOverrides'];
+  /** The browser for "what browser agents see" (main.ts makes one when Chromium is installed). */
   renderer?: ToolContext['renderer'];
 }
 
