@@ -59,6 +59,8 @@ export const ConfigSchema = z
     RENDER_CONCURRENCY: intIn(0, 32, 2),
     RENDER_TIMEOUT_MS: intIn(3000, 120_000, 15_000),
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+    // The buying journey after the render: its own wall time, within what is left of SCAN_TIMEOUT_MS (0 = off).
+    JOURNEY_TIMEOUT_MS: intIn(0, 120_000, 15_000).refine((v) => v === 0 || v >= 3000, 'must be 0 (off) or at least 3000'),
     ANON_SCANS_PER_HOUR: intIn(0, 1_000_000, 5),
     PRO_SCANS_PER_HOUR: intIn(0, 1_000_000, 30),
     PRO_SCANS_PER_30_DAYS: intIn(0, 100_000_000, 1000),

@@ -32,7 +32,19 @@ export function renderBotPage(config: Pick<Config, 'BASE_URL' | 'SCAN_MAX_REQUES
     <li>Your home page, <code>robots.txt</code>, sitemaps, <code>llms.txt</code> and the agent documents under <code>/.well-known/</code> (commerce profiles, MCP server card, API catalog).</li>
     <li>A few product pages, only where your robots.txt lets <code>${SCANNER_TOKEN}</code> in.</li>
     <li>At most ${config.SCAN_MAX_REQUESTS} requests per scan, redirects included; no JavaScript, no images.</li>
-    <li>Never a cart, checkout or account page, and never a form. The only POSTs are the two read-only MCP calls (<code>initialize</code>, <code>tools/list</code>) to an MCP endpoint your store announces.</li>
+    <li>Never a cart, checkout or account page, and never a form. The only POSTs are the two read-only MCP calls (<code>initialize</code>, <code>tools/list</code>) to an MCP endpoint your store announces. The buying journey below is the one exception: it walks to your checkout in a browser and stops there.</li>
+  </ul>
+</section>
+<section class="card" aria-labelledby="journey-h">
+  <h2 id="journey-h">The buying journey</h2>
+  <p>Where our service has a browser, a scan of your store's home page also walks one product to your checkout the way a browser agent does, in headless Chromium, and reports whether an agent can buy there. It is not counted in the score.</p>
+  <ul>
+    <li>It opens your home page, types the product's name into your site search and presses Enter, opens the product page, presses "Accept" or "Close" on a cookie notice or pop-up that covers the buy button, chooses the first available size or colour where one is required, presses "Add to cart", opens the cart and presses "Checkout".</li>
+    <li>It stops as soon as it sees the checkout, a sign-in page or a bot check. From then on the tab sends nothing: every request the page would make is refused.</li>
+    <li>It never types anything but the product's name, and only into your search field; never fills in or submits a form with an e-mail address, an address, a password or card details; never presses "Place order", "Pay" or an express payment button. No order is ever placed.</li>
+    <li>Where your store has an MCP server, it calls one read-only catalog tool with the product's name (at most three requests), never a tool about carts, checkout, orders or payment.</li>
+    <li>It walks a store at most once every 10 minutes; later scans reuse the walk. It needs about 20 to 60 browser requests, within the same budget of 300 per scan as the browser view.</li>
+    <li>To keep it off your store, give our scanner a group of its own in robots.txt that disallows your product pages or <code>/cart</code> (see below). The <code>*</code> group's rules for carts, meant for crawlers, do not stop it, as they do not stop a browser agent sent by a shopper.</li>
   </ul>
 </section>
 <section class="card" aria-labelledby="control-h">

@@ -7,6 +7,7 @@ import type { RenderedBuyControl, RenderedPage, RenderRequest, RenderRun } from 
 import { startAddressProxy } from './address-proxy.js';
 import { withTimeout } from './with-timeout.js';
 import { coverAt, initScript, probePage, type ProbeResult } from './page-scripts.js';
+import type { JourneyRequest, JourneyRun } from '../scan/fetching/render.js';
 
 /** What one render may spend, on top of its wall time. */
 export const RENDER_BUDGET = { maxRequests: 300, maxBytes: 32 * 1024 * 1024 };
@@ -16,18 +17,24 @@ const CONTEXT_TIMEOUT_MS = 10_000;
 const SETTLE_MS = 1500; // after load: late scripts, cookie walls that open on a timer
 const PROBE_MS = 3000;
 const SCREENSHOT = { width: 1280, height: 800, quality: 45 };
+/** Less time than this left after the pages, and the journey is not started. */
+const MIN_JOURNEY_MS = 3000;
 
 export type RunResult = RenderRun & {
   /** Why the browser should be replaced (a context that would not close), or null. */
   browserUnwell: string | null;
 };
 
-export async function renderRun(browser: Browser, req: RenderRequest): Promise<RunResult> {
+/** Walks the buying journey in the render's context (render/journey/walk.ts, passed in so the journey can use this module). */
+export type JourneyWalker = (context: BrowserContext, openTab: () => Promise<Page>, req: JourneyRequest, budgetMs: number, signal?: AbortSignal) => Promise<JourneyRun>;
+
+export async function renderRun(browser: Browser, req: RenderRequest, walk?: JourneyWalker): Promise<RunResult> {
   const started = performance.now();
   const left = () => req.deadlineMs - (performance.now() - started);
   const proxy = await startAddressProxy(req.rules, RENDER_BUDGET);
   const pages: RenderedPage[] = [];
   let screenshot: RenderRun['screenshot'] = null;
+  let journey: RenderRun['journey'];
   let browserUnwell: string | null = null;
   let context: BrowserContext | null = null;
   try {
@@ -60,6 +67,14 @@ export async function renderRun(browser: Browser, req: RenderRequest): Promise<R
       if (result.page.outcome === 'timeout' || result.page.outcome === 'crashed') stop = `an earlier page ${result.page.outcome === 'timeout' ? 'hung' : 'crashed'}`;
       await withTimeout(page.close({ runBeforeUnload: false }), 2000).catch(() => {});
     }
+    if (req.journey && walk) {
+      const ctx = context;
+      const openTab = () => (opening++, ctx.newPage());
+      const journeyMs = Math.min(req.journey.maxMs, req.journey.endsInMs - (performance.now() - started)) - 500;
+      // A page that hung or crashed may have left the context unwell: no journey in it.
+      const unwell = pages.some((p) => p.outcome === 'timeout' || p.outcome === 'crashed');
+      journey = !unwell && !req.signal?.aborted && journeyMs >= MIN_JOURNEY_MS ? await walk(ctx, openTab, req.journey, journeyMs, req.signal) : null;
+    }
   } finally {
     if (context) {
       const ctx = context;
@@ -75,6 +90,7 @@ export async function renderRun(browser: Browser, req: RenderRequest): Promise<R
     refused: proxy.refused,
     budgetSpent: proxy.budgetSpent,
     ms: performance.now() - started,
+    ...(req.journey ? { journey: journey ?? null } : {}),
     browserUnwell,
   };
 }
@@ -154,7 +170,7 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
  * Role, accessible name and state of each marked buy control, as the accessibility tree gives them. A control the
  * tree could not be asked about in time (a busy machine) is left out rather than reported as unnamed.
  */
-async function buyControls(page: Page, count: number, left: () => number): Promise<RenderedBuyControl[]> {
+export async function buyControls(page: Page, count: number, left: () => number): Promise<RenderedBuyControl[]> {
   const controls: RenderedBuyControl[] = [];
   for (let i = 0; i < count && left() > 200; i++) {
     const control = page.locator(`[data-store-readiness-buy="${i}"]`);
@@ -163,7 +179,7 @@ async function buyControls(page: Page, count: number, left: () => number): Promi
     if (snapshot === null) continue;
     const [, role = null, name = ''] = /^- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?/.exec(snapshot) ?? [];
     const enabled = await control.isEnabled({ timeout }).catch(() => false);
-    const coveredBy = await withTimeout(page.evaluate(inPage(coverAt, i)) as Promise<string | null>, timeout).catch(() => null);
+    const coveredBy = await withTimeout(page.evaluate(inPage(coverAt, `[data-store-readiness-buy="${i}"]`)) as Promise<string | null>, timeout).catch(() => null);
     controls.push({ role, name: name.replace(/\\(.)/g, '$1').slice(0, 200), enabled, coveredBy: coveredBy?.slice(0, 200) ?? null });
   }
   return controls;
@@ -173,7 +189,7 @@ async function buyControls(page: Page, count: number, left: () => number): Promi
  * A function as a page expression. tsx keeps function names by wrapping them in `__name(...)`, which does not exist
  * in the page; a no-op stands in for it.
  */
-function inPage(fn: (...args: never[]) => unknown, ...args: unknown[]): string {
+export function inPage(fn: (...args: never[]) => unknown, ...args: unknown[]): string {
   return `(() => { const __name = (f) => f; return (${fn.toString()})(${args.map((a) => JSON.stringify(a)).join(', ')}); })()`;
 }
 

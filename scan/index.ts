@@ -6,7 +6,10 @@ import type { AuditResult } from '../schemas/scan-result.js';
 import { AppError } from '../lib/errors.js';
 import type { ProductFacts, Resource } from './artifacts.js';
 import { browserView, notRun } from './browser-view.js';
-import { createFetcher, type LookupFunction } from '../outbound/fetch.js';
+import { planJourney } from './buying-journey.js';
+import type { JourneyBoard } from './journey/board.js';
+import type { Journey } from '../schemas/journey.js';
+import { createFetcher, type Fetcher, type LookupFunction } from '../outbound/fetch.js';
 import { gather, homeUnusable } from './fetching/gather.js';
 import { readInPool, warmPagePool, type BodyReader } from './parser-threads/page-pool.js';
 import { RUBRIC_VERSION } from './checks/rubric.js';
@@ -38,10 +41,20 @@ export interface ScanOptions {
   render?: PageRenderer;
   /** Wall time of the render (default 15 s), within what is left of timeoutMs. */
   renderTimeoutMs?: number;
+  /** Wall time of the buying journey after the render (default 15 s; 0 = off), within what is left of timeoutMs. */
+  journeyTimeoutMs?: number;
+  /** The app's recent walks, so a store is walked once at a time and not again for 10 minutes. */
+  journeys?: JourneyBoard;
+  /** The host's latest stored journey (another instance may have walked it). */
+  storedJourney?: () => Promise<Journey | null | undefined>;
 }
 
 /** Less time than this left in the scan, and the browser is not started: a render needs a few seconds at least. */
 const MIN_RENDER_MS = 3000;
+/** Kept back from the scan's time after the journey: ranking and saving the result. */
+const SAVE_MARGIN_MS = 1000;
+/** The catalog's requests (scan/journey/catalog.ts): at most three, each this long at most. */
+const CATALOG = { maxRequests: 3, requestTimeoutMs: 5000, deadlineMs: 12_000, maxTotalBytes: 2 * 1024 * 1024 };
 
 export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditResult> {
   return (await auditStore(rawUrl, opts)).audit;
@@ -81,16 +94,33 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
   const scored = score(results);
   // The fetcher's ports (see createFetcher above), for the browser's requests.
   const allowedPorts = opts.allowedPorts ?? (opts.allowPrivate || opts.allowIPAddressList?.length ? 'any' : [80, 443]);
-  const renderMs = Math.min(opts.renderTimeoutMs ?? 15_000, opts.timeoutMs - (performance.now() - started));
-  const browser_view =
+  const rules = { allowPrivate: opts.allowPrivate, allowIPAddressList: opts.allowIPAddressList, allowedPorts, lookup: opts.lookup, log: opts.log };
+  const left = () => opts.timeoutMs - (performance.now() - started);
+  const renderMs = Math.min(opts.renderTimeoutMs ?? 15_000, left());
+  const catalogFetchers: Fetcher[] = [];
+  const journeyPlan = await planJourney(artifacts, url, {
+    timeoutMs: opts.journeyTimeoutMs ?? 15_000,
+    browser: !opts.render
+      ? 'Not run: this instance has no browser (Chromium), so no agent walked the store to its checkout.'
+      : renderMs < MIN_RENDER_MS
+        ? 'Not run: the scan had used up its time before the browser could start.'
+        : true,
+    board: opts.journeys,
+    stored: opts.storedJourney,
+    waitMs: left() - SAVE_MARGIN_MS,
+    catalogFetcher: () => {
+      const fetcher = createFetcher({ ...rules, ...CATALOG, deadlineMs: Math.max(1, Math.round(Math.min(CATALOG.deadlineMs, left()))), signal: opts.signal, baseUrl: opts.baseUrl });
+      catalogFetchers.push(fetcher);
+      return fetcher;
+    },
+  });
+  const journeyRequest = journeyPlan.request && { ...journeyPlan.request, maxMs: opts.journeyTimeoutMs ?? 15_000, endsInMs: left() - SAVE_MARGIN_MS };
+  const rendered =
     opts.render && renderMs < MIN_RENDER_MS
-      ? notRun('Not run: the scan had used up its time before the browser could start.')
-      : await browserView(
-          artifacts,
-          opts.render,
-          { rules: { allowPrivate: opts.allowPrivate, allowIPAddressList: opts.allowIPAddressList, allowedPorts, lookup: opts.lookup, log: opts.log }, deadlineMs: renderMs, signal: opts.signal },
-          opts.read ?? readInPool,
-        );
+      ? { view: notRun('Not run: the scan had used up its time before the browser could start.'), run: null }
+      : await browserView(artifacts, opts.render, { rules, deadlineMs: renderMs, signal: opts.signal, journey: journeyRequest }, opts.read ?? readInPool);
+  const browser_view = rendered.view;
+  const journey = await journeyPlan.finish(rendered.run, opts.render?.label ?? 'a browser');
   throwIfAborted(opts.signal);
   const audit: AuditResult = {
     host: hostIdentity(url),
@@ -105,9 +135,10 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
     top_fixes: scored.top_fixes,
     protocols: protocolFlags(artifacts, results),
     products: artifacts.pdps.flatMap((p) => (p.product ? [productSeen(p.product)] : [])),
-    fetched: artifacts.fetchLog.map((e) => ({ url: e.url, status: e.status, ms: Math.max(0, Math.round(e.ms)), outcome: e.outcome })),
+    fetched: [...artifacts.fetchLog, ...catalogFetchers.flatMap((f) => f.log)].map((e) => ({ url: e.url, status: e.status, ms: Math.max(0, Math.round(e.ms)), outcome: e.outcome })),
     duration_ms: Math.max(0, Math.round(performance.now() - started)),
     browser_view,
+    journey,
   };
   return { audit, homeUrl: artifacts.home.res?.url ?? null };
 }
