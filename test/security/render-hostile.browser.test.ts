@@ -131,6 +131,8 @@ test('scripts, images, iframes, websockets and redirects aimed at loopback, priv
   assert.ok(view.requests.refused >= 8, JSON.stringify(view.requests));
   assert.ok(view.findings.some((f) => f.id === 'requests_refused'));
   assert.ok(store.hits('/hop-internal') >= 1, 'the redirect was followed as far as the store');
+  // register() resolves in the page (with undefined), but the blocked worker's script is never even fetched.
+  assert.equal(store.hits('/sw.js'), 0, 'no service worker script was fetched');
   assert.equal(view.pages[0].outcome, 'rendered');
   await assertIdle(scanned);
 });
