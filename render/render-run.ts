@@ -134,7 +134,8 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
   try {
     probe = readProbe(await withTimeout(page.evaluate(inPage(probePage, MAX_HTML)), Math.max(500, Math.min(PROBE_MS, left()))));
   } catch (err) {
-    if (crashed) return (out.outcome = 'crashed', out.detail = 'the tab crashed (out of memory?)', finish());
+    // The tab's crash can reach the evaluation before its event does.
+    if (crashed || /crash/i.test((err as Error).message)) return (out.outcome = 'crashed', out.detail = 'the tab crashed (out of memory?)', finish());
     if (err instanceof NoAnswer) return (out.outcome = 'timeout', out.detail = `a script kept the page busy: it did not answer within ${seconds(budgetMs)}`, finish());
     // The page navigated away meanwhile, or replaced a built-in the reading script uses.
     return (out.outcome = 'failed', out.detail = `the page could not be read: ${(err as Error).message.split('\n')[0].slice(0, 160)}`, finish());

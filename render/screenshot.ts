@@ -18,7 +18,7 @@ export interface Screenshot {
   note: string | null;
 }
 
-/** The viewport as a JPEG data: URL within the byte cap; null when no attempt fit or the browser did not answer in `ms`. */
+/** The viewport as a JPEG data: URL within the byte cap; null, with a note, when no attempt fit or none was done in `ms`. */
 export async function photograph(page: Page, ms: number, maxBytes: number = BROWSER_VIEW_CAPS.screenshotBytes): Promise<Screenshot> {
   const kib = `${Math.round(maxBytes / 1024)} KiB`;
   const taking = async (): Promise<Screenshot> => {
@@ -37,5 +37,5 @@ export async function photograph(page: Page, ms: number, maxBytes: number = BROW
       await cdp.detach().catch(() => {});
     }
   };
-  return withTimeout(taking(), ms).catch(() => ({ dataUrl: null, note: null }));
+  return withTimeout(taking(), ms).catch(() => ({ dataUrl: null, note: 'The picture of this page could not be taken in time.' }));
 }

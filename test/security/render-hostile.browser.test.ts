@@ -63,10 +63,10 @@ interface Scanned {
   before: Set<number>;
 }
 
-async function scan(t: TestContext, build: (origin: string) => FixtureRoutes): Promise<Scanned> {
+async function scan(t: TestContext, build: (origin: string) => FixtureRoutes, renderTimeoutMs = RENDER_TIMEOUT_MS): Promise<Scanned> {
   const store = await startStoreFrom(build);
   stores.push(store);
-  const app = await startApp(t, { SCAN_ALLOW_PRIVATE: '0', RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS) }, { scanOverrides: { allowIPAddressList: ['127.0.0.1'], lookup }, renderer: renderer ?? undefined });
+  const app = await startApp(t, { SCAN_ALLOW_PRIVATE: '0', RENDER_TIMEOUT_MS: String(renderTimeoutMs) }, { scanOverrides: { allowIPAddressList: ['127.0.0.1'], lookup }, renderer: renderer ?? undefined });
   const before = renderer?.pid ? processesBelow(renderer.pid) : new Set<number>();
   const res = await getJson(`${app.url}/api/v1/scan?url=${encodeURIComponent(store.url)}`);
   assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
@@ -167,10 +167,14 @@ test('a window.open storm opens nothing and is reported', async (t) => {
   const scanned = await scan(t, homeWith(storm));
   const { view } = scanned;
   const home = view.pages[0];
-  // On a busy machine the storm can keep the page from answering in time: then it is reported unresponsive too.
+  // On a busy machine the storm can keep the page from answering within its share of the budget (measured: under a
+  // load of 20 on 2 cores it did not reach DOMContentLoaded in 2 s); then it is reported unresponsive instead, and
+  // the windows it tried to open were never read from it.
   assert.ok(['rendered', 'timeout'].includes(home.outcome), JSON.stringify(home));
-  assert.ok(home.popups_blocked >= (home.outcome === 'rendered' ? 520 : 1), JSON.stringify(home));
-  assert.ok(view.findings.some((f) => f.id === 'popups'));
+  if (home.outcome === 'rendered') {
+    assert.ok(home.popups_blocked >= 520, JSON.stringify(home));
+    assert.ok(view.findings.some((f) => f.id === 'popups'));
+  } else assert.ok(view.findings.some((f) => f.id === 'page_unresponsive'));
   assertWithin('render with a window.open storm', view.duration_ms, RENDER_TIMEOUT_MS);
   await assertIdle(scanned);
 });
@@ -271,7 +275,7 @@ test('a screenshot of random pixels stays within its byte cap, and the report sa
     const routes = completeStore(origin);
     for (const p of CATALOGUE) routes[`/products/${p.slug}`] = page(productHtml(origin, p).replace('</body>', `${noise}</body>`));
     return routes;
-  });
+  }, 20_000); // measured: under heavy load a product page's share of 6 s was spent before its picture was taken
   const { view } = scanned;
   assert.ok(view.pages.some((p) => p.kind === 'product'), 'a product page was rendered');
   if (view.screenshot) assert.ok(view.screenshot.data_url.length <= MAX_SCREENSHOT_URL, `${view.screenshot.data_url.length} characters`);
