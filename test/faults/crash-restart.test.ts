@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { CHILD_START_MS, startChildServer, type ChildServer } from '../support/child-server.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { brochureStore, completeStore, jsShellStore, microdataStore } from '../fixtures/stores.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
@@ -87,12 +88,14 @@ function checkFile(label: string): { scans: number; hosts: number } {
   }
 }
 
-test('F2: SIGKILL at a random 0.5–3 s during 20 parallel scans; after a restart every acknowledged scan is there as answered', { timeout: HANG_TWO_STARTS_MS }, async (t) => {
+test('F2: SIGKILL at a random 0–2.5 s after the first acknowledgement of 20 parallel scans; after a restart every acknowledged scan is there as answered', { timeout: HANG_TWO_STARTS_MS }, async (t) => {
   const a = await start();
   // Warm the child (module loading, JIT) so that acknowledgements arrive before the kill.
   assert.equal((await scanText(a, fixtures[0])).status, 200);
-  const killAfter = Number(process.env.F2_KILL_MS) || 500 + Math.floor(Math.random() * 2500); // F2_KILL_MS replays a run
-  t.diagnostic(`SIGKILL after ${killAfter} ms of load`);
+  // Counted from the first acknowledgement under load, not from the start: on a busy machine no scan may have been
+  // answered 3 s into the load (measured: none in the first 976 ms at a load of 26 on 2 cores).
+  const killAfter = Number(process.env.F2_KILL_MS) || Math.floor(Math.random() * 2500); // F2_KILL_MS replays a run
+  t.diagnostic(`SIGKILL ${killAfter} ms after the first acknowledgement`);
   let killed = false;
   let attempts = 0;
   const worker = async (w: number) => {
@@ -109,6 +112,7 @@ test('F2: SIGKILL at a random 0.5–3 s during 20 parallel scans; after a restar
     }
   };
   const load = Promise.all(Array.from({ length: 20 }, (_, w) => worker(w)));
+  await waitFor(() => acknowledged.size >= 1, 'the first scan under load acknowledged');
   await new Promise((r) => setTimeout(r, killAfter));
   killed = true;
   a.kill('SIGKILL');
