@@ -8,6 +8,7 @@ import type { Config } from '../lib/config.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import type { Repository } from '../db/repo.js';
 import type { AppState } from '../tools/app-state.js';
+import { seedStatus } from '../crawl/seed.js';
 
 export function metricsRouter(deps: { config: Config; db: Repository; metrics: ServiceMetrics; state: AppState }): Router {
   const { metrics, db, config } = deps;
@@ -18,6 +19,11 @@ export function metricsRouter(deps: { config: Config; db: Repository; metrics: S
     // A store that cannot answer leaves the last figure; the store-error counter and /readyz say why.
     const oldest = await db.monitoring.oldestPendingDelivery().catch(() => undefined);
     if (oldest !== undefined) metrics.oldestPendingDeliverySeconds.set(oldest ? Math.max(0, Date.now() - oldest.getTime()) / 1000 : 0);
+    const seeds = await seedStatus(db, new Date()).catch(() => undefined);
+    if (seeds) {
+      for (const state of ['queued', 'done', 'failed'] as const) metrics.seedStores.set({ state }, seeds[state]);
+      metrics.seedScansPerMinute.set(seeds.perMinute);
+    }
   });
   const allowed = config.METRICS_ALLOW.map(parseRange);
   const router = Router();
