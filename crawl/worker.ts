@@ -155,6 +155,13 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
     }
   }
 
+  /** The instant a claim of one of the kinds may succeed next (ms), or null when none is queued. */
+  async function soonestDue(kinds: WorkKind[]): Promise<number | null> {
+    const next = await Promise.all(kinds.map((k) => db.queue.nextReadyAt(k, now(), k === 'seed_scan' ? SEED_RATE_KEY : undefined))).catch((): (Date | null)[] => []);
+    const times = next.filter((d): d is Date => d !== null).map((d) => d.getTime());
+    return times.length === 0 ? null : Math.min(...times);
+  }
+
   let stopping = false;
   const slots = new Map<Promise<void>, 'audit' | 'seed'>();
 
@@ -178,7 +185,11 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
           handled = true;
           break;
         }
-        if (!handled) return;
+        if (handled) continue;
+        // Nothing claimable now: wait for the host (or rate) due soonest when that is within a poll, else end.
+        const due = await soonestDue(kinds.map((k) => k.kind));
+        if (due === null || due - now().getTime() > config.CRAWL_POLL_MS) return;
+        await sleep(Math.max(5, due - now().getTime()));
       }
     })().finally(() => slots.delete(slot));
     slots.set(slot, pool);
@@ -212,12 +223,7 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
   const schedule = async () => {
     if (stopping) return;
     const t = now().getTime();
-    const next = await Promise.all([
-      db.queue.nextReadyAt('audit_page', now()),
-      db.queue.nextReadyAt('audit_plan', now()),
-      db.queue.nextReadyAt('seed_scan', now(), SEED_RATE_KEY),
-    ]).catch((): (Date | null)[] => []);
-    const soonest = Math.min(t + config.CRAWL_POLL_MS, ...next.filter((d): d is Date => d !== null).map((d) => d.getTime()));
+    const soonest = Math.min(t + config.CRAWL_POLL_MS, (await soonestDue(['audit_page', 'audit_plan', 'seed_scan'])) ?? Infinity);
     timer = setTimeout(() => {
       running = pass()
         .catch((err: Error) => log.error({ err: err.message }, 'crawl pass failed'))

@@ -19,17 +19,20 @@ export function metricsRouter(deps: { config: Config; db: Repository; metrics: S
     // A store that cannot answer leaves the last figure; the store-error counter and /readyz say why.
     const oldest = await db.monitoring.oldestPendingDelivery().catch(() => undefined);
     if (oldest !== undefined) metrics.oldestPendingDeliverySeconds.set(oldest ? Math.max(0, Date.now() - oldest.getTime()) / 1000 : 0);
-    const seeds = await seedStatus(db, new Date()).catch(() => undefined);
-    if (seeds) {
-      for (const state of ['queued', 'done', 'failed'] as const) metrics.seedStores.set({ state }, seeds[state]);
-      metrics.seedScansPerMinute.set(seeds.perMinute);
-    }
+
   });
   const allowed = config.METRICS_ALLOW.map(parseRange);
   const router = Router();
   router.get('/metrics', async (req, res, next) => {
     if (!allowedCaller(req, allowed)) return next(); // on to the not-found page
     res.setHeader('Cache-Control', 'no-store');
+    // Read before the registry serialises: prom-client reads every metric at once, so a value set by another
+    // metric's collect() may come after this one was read.
+    const seeds = await seedStatus(db, new Date()).catch(() => undefined);
+    if (seeds) {
+      for (const state of ['queued', 'done', 'failed'] as const) metrics.seedStores.set({ state }, seeds[state]);
+      metrics.seedScansPerMinute.set(seeds.perMinute);
+    }
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   return router;
