@@ -5,31 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
-import { startApp, getJson, type TestApp } from '../helpers/start-app.js';
+import { startApp, getJson } from '../helpers/start-app.js';
+import { proKey, waitForAudit } from '../helpers/audits.js';
 import { startCatalogStore } from '../helpers/catalog-store.js';
-import { createAccountKey } from '../../accounts/console-keys.js';
 import { createCrawl } from '../../server/crawl.js';
-import type { DeepAudit } from '../../schemas/deep-audit.js';
 
 const DELAY_MS = 60;
-
-export async function proKey(app: TestApp, email = 'owner@shop.example'): Promise<string> {
-  const account = await app.db.accounts.ensureAccount(email, new Date(), `acct_${email.replace(/\W/g, '')}`);
-  return (await createAccountKey(app.db, account, 'test')).key;
-}
-
-export async function waitForAudit(app: TestApp, id: string, timeoutMs: number, seen?: (a: DeepAudit) => void): Promise<DeepAudit> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    // A fresh connection each time: a kept-alive one may be closed by the server just as it is reused.
-    const { status, body } = await getJson(`${app.url}/api/v1/audits/${id}`, { headers: { connection: 'close' } });
-    assert.equal(status, 200, JSON.stringify(body));
-    seen?.(body as DeepAudit);
-    if (body.status === 'done' || body.status === 'failed') return body as DeepAudit;
-    if (Date.now() > until) throw new Error(`audit ${id} still ${body.status} after ${timeoutMs} ms: ${JSON.stringify(body.progress)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 test('a deep audit of 200 of 2,000 pages: coverage with intervals, the priceless template as one finding, polite at the store', { timeout: 240_000 }, async (t) => {
   const store = await startCatalogStore({ products: 2000, priceless: 3 });

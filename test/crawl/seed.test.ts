@@ -48,7 +48,7 @@ test('cli seed: 1,000 stores drained by two instances at the set rate, each scan
   const out: string[] = [];
   const io = { out: (s: string) => void out.push(s), err: (s: string) => void out.push(s) };
 
-  const [a, b] = await Promise.all([startChildServer({ env, dataDir }), startChildServer({ env, dataDir })]);
+  const [a, b] = await Promise.all([startChildServer({ env, dataDir, startTimeoutMs: 240_000 }), startChildServer({ env, dataDir, startTimeoutMs: 240_000 })]);
   t.after(() => Promise.all([a.stop(20_000), b.stop(20_000)]));
   await Promise.all([waitReady(a.url), waitReady(b.url)]);
 
