@@ -46,7 +46,7 @@ test('two instances on one data folder audit 1,000 pages; one killed mid-run, no
   // Once a third of the pages are done, the instance that has read more of them dies, most likely holding a page
   // and the host's turn; the other must take over when the lease runs out.
   const until = Date.now() + 480_000;
-  let done = [0, 0];
+  let done: number[];
   while ((done = await Promise.all([pagesDoneBy(a.url), pagesDoneBy(b.url)]))[0] + done[1] < 300) {
     assert.ok(Date.now() < until, `pages done by the instances: ${done}`);
     await new Promise((r) => setTimeout(r, 200));
