@@ -49,6 +49,7 @@ const FINISH_LEASE_MS = 5 * 60_000;
 /** An item claimed this often without finishing (its holders died on it) is given up. */
 const MAX_ATTEMPTS = 3;
 const REQUEUE_EVERY_MS = 60_000;
+const LEASE_MARGIN_MS = 5_000;
 
 export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
   const { db, config, log } = deps;
@@ -107,6 +108,12 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
     const delay = audit?.delayMs ?? config.CRAWL_DELAY_MS;
     if (!audit || audit.status === 'done' || audit.status === 'failed') return void (await finish(claim, 'failed', null, delay));
     if (claim.row.attempts > MAX_ATTEMPTS) return void (await finish(claim, 'failed', unreadPage(claim.row.url, null, `given up after ${MAX_ATTEMPTS} attempts`), delay));
+    // The request must end inside the lease, or another instance could take the host's turn while it is in flight:
+    // a holder slowed down since its claim (a starved process) gives the item back instead of sending late.
+    if (now().getTime() > claimedAt(claim) + ITEM_LEASE_MS - CRAWL_REQUEST_MS - LEASE_MARGIN_MS) {
+      await db.queue.retryLater(claim, now());
+      return;
+    }
     const resource = await fetchOne(claim.row.url, { kind: 'html' }, { config, overrides: deps.overrides });
     const wait = retryAfterMs(resource, now());
     if (wait !== null && claim.row.attempts < MAX_ATTEMPTS) {
@@ -149,7 +156,9 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
 
   /** Audits in progress: finish those with no page left; queue again a plan lost between an audit's start and its item. */
   async function sweep(): Promise<void> {
-    for (const audit of await db.audits.auditsInProgress(100)) {
+    const inProgress = await db.audits.auditsInProgress(100);
+    for (const id of audits.keys()) if (!inProgress.some((a) => a.id === id)) audits.delete(id); // ended elsewhere
+    for (const audit of inProgress) {
       if (audit.status === 'running') await finishAudit(audit);
       else if (now().getTime() - audit.createdAt.getTime() > 60_000) await db.queue.enqueue([planItem(audit)]);
     }
@@ -162,6 +171,9 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
     return times.length === 0 ? null : Math.min(...times);
   }
 
+  const claimed = new WeakMap<Leased<WorkItem>, number>();
+  const claimedAt = (claim: Leased<WorkItem>): number => claimed.get(claim) ?? now().getTime();
+
   let stopping = false;
   const slots = new Map<Promise<void>, 'audit' | 'seed'>();
 
@@ -172,11 +184,13 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
         let handled = false;
         for (const k of kinds) {
           const rate = k.rate ? { key: SEED_RATE_KEY, intervalMs: Math.ceil(60_000 / config.SEED_RATE_PER_MINUTE) } : undefined;
-          const claim = await db.queue.claim(k.kind, now(), k.leaseMs, { polite, rate }).catch((err: Error) => {
+          const at = now();
+          const claim = await db.queue.claim(k.kind, at, k.leaseMs, { polite, rate }).catch((err: Error) => {
             log.error({ err: err.message, kind: k.kind }, 'could not claim crawl work');
             return null;
           });
           if (!claim) continue;
+          claimed.set(claim, at.getTime());
           try {
             await k.handle(claim);
           } catch (err) {
@@ -197,11 +211,8 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
 
   const auditKinds = [
     { kind: 'audit_plan' as const, leaseMs: ITEM_LEASE_MS, handle: runPlan },
-    { kind: 'audit_page' as const, leaseMs: ITEM_LEASE_MS, handle: async (c: Leased<WorkItem>) => {
-      await runPage(c);
-      const audit = audits.get(c.row.group);
-      if (audit) await finishAudit(audit);
-    } },
+    // An audit whose last page is done is finished by the next sweep (within CRAWL_POLL_MS), not checked after every page.
+    { kind: 'audit_page' as const, leaseMs: ITEM_LEASE_MS, handle: runPage },
   ];
   const seedKinds = [{ kind: 'seed_scan' as const, leaseMs: seedLease, rate: true, handle: runSeed }];
   const busy = (pool: 'audit' | 'seed') => [...slots.values()].filter((p) => p === pool).length;

@@ -70,7 +70,7 @@ async function bareLoop(store: CatalogStore, pages: number): Promise<number> {
 }
 
 export async function crawlFigures(): Promise<CrawlFigures> {
-  const pages = 2000;
+  const pages = 1000;
   const store = await startCatalogStore({ products: 5000, priceless: 3 });
   const dirs: string[] = [];
   const dir = () => (dirs.push(mkdtempSync(join(tmpdir(), 'srk-bench-crawl-'))), dirs[dirs.length - 1]);

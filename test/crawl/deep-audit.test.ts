@@ -63,7 +63,7 @@ test('a deep audit of 200 of 2,000 pages: coverage with intervals, the priceless
 
   // Politeness, measured at the store: one request in flight, never two closer than the rule.
   assert.equal(store.maxInFlight(), 1);
-  assert.ok(store.minGapMs() >= DELAY_MS - 2, `closest gap ${store.minGapMs().toFixed(1)} ms ≥ ${DELAY_MS} ms`);
+  assert.ok(store.minGapMs() >= DELAY_MS - 2, `closest gap ≥ ${DELAY_MS} ms: ${store.closestPair()}`);
   assert.equal(new Set(asked).size, 200, 'each planned page asked once');
   assert.equal(asked.length, 200);
 

@@ -30,6 +30,8 @@ export interface CatalogStore {
   maxInFlight(): number;
   /** The smallest gap between an answer's end and the next request's start (ms); Infinity with under two visits. */
   minGapMs(): number;
+  /** The two visits around the smallest gap, for a failure message. */
+  closestPair(): string;
   productPath(i: number): string;
   close(): Promise<void>;
 }
@@ -110,6 +112,12 @@ export async function startCatalogStore(opts: CatalogOptions): Promise<CatalogSt
     });
     answer(req, res);
   });
+  const closest = () => {
+    const sorted = [...visits].sort((a, b) => a.start - b.start);
+    let best = { gap: Infinity, i: -1, sorted };
+    for (let i = 1; i < sorted.length; i++) if (sorted[i].start - sorted[i - 1].end < best.gap) best = { gap: sorted[i].start - sorted[i - 1].end, i, sorted };
+    return best;
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -117,11 +125,10 @@ export async function startCatalogStore(opts: CatalogOptions): Promise<CatalogSt
     url: `${origin}/`,
     visits,
     maxInFlight: () => maxInFlight,
-    minGapMs() {
-      const sorted = [...visits].sort((a, b) => a.start - b.start);
-      let min = Infinity;
-      for (let i = 1; i < sorted.length; i++) min = Math.min(min, sorted[i].start - sorted[i - 1].end);
-      return min;
+    minGapMs: () => closest().gap,
+    closestPair() {
+      const { gap, i, sorted } = closest();
+      return i < 1 ? 'none' : `${gap.toFixed(1)} ms between ${JSON.stringify(sorted[i - 1])} and ${JSON.stringify(sorted[i])}`;
     },
     productPath,
     close: () =>
