@@ -1,4 +1,4 @@
-// The indexes each step of a queue claim uses on a real MongoDB, read from `explain` (docs/deployment.md "Capacity"):
+// The indexes each step of a queue claim uses on a real MongoDB, read from `explain` (docs/deployment.md "Background crawling: capacity"):
 // the hosts with claimable work are a DISTINCT_SCAN of `claim`, the free and due hosts an index scan of `_id`, the
 // item of a host and a group's pages index scans of `claim` and `group_seq`. Runs where MONGODB_URI is set.
 import { randomBytes } from 'node:crypto';
