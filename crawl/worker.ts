@@ -51,6 +51,9 @@ const MAX_ATTEMPTS = 3;
 const REQUEUE_EVERY_MS = 60_000;
 const LEASE_MARGIN_MS = 5_000;
 
+/** The item's lease went to another instance while this one held it: stop without touching it. */
+class LeaseLost extends Error {}
+
 export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
   const { db, config, log } = deps;
   const now = deps.now ?? (() => new Date());
@@ -84,9 +87,11 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
     try {
       const plan = await planAudit(new URL(audit.url), config.CRAWL_DELAY_MS, audit.maxPages, {
         fetch: (url, opts) => fetchOne(url, opts, { config, overrides: deps.overrides, redirects: 3 }),
+        // Before each request: the delay, then the lease renewed; a plan whose lease another instance took meanwhile
+        // (this one was slowed past it) stops here rather than send a request in someone else's turn.
         pause: async (ms) => {
           if (polite) await sleep(ms);
-          await db.queue.renew(claim, new Date(now().getTime() + ITEM_LEASE_MS));
+          if (!(await db.queue.renew(claim, new Date(now().getTime() + ITEM_LEASE_MS)))) throw new LeaseLost();
         },
         read: reader.read,
       }, audit.id);
@@ -97,6 +102,7 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
       await finish(claim, 'done', { found: plan.found, planned: plan.urls.length }, plan.delayMs);
       log.info({ audit: audit.id, host: audit.host, found: plan.found, planned: plan.urls.length, delayMs: plan.delayMs }, 'deep audit planned');
     } catch (err) {
+      if (err instanceof LeaseLost) return void log.info({ audit: audit.id }, 'deep audit plan taken over by another instance');
       log.warn({ audit: audit.id, err: (err as Error).message }, 'deep audit plan failed');
       if (claim.row.attempts >= MAX_ATTEMPTS) await fail(`The plan could not be made: ${(err as Error).message.slice(0, 200)}`);
       else await db.queue.retryLater(claim, new Date(now().getTime() + config.CRAWL_DELAY_MS));
@@ -250,6 +256,8 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
     },
     start() {
       stopping = false;
+      // The crawler's parser thread loads its readers now, not inside the first plan's turn of a store.
+      void reader.read({ kind: 'sitemap', xml: '' }).catch(() => undefined);
       void schedule();
     },
     async stop() {
