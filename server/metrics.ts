@@ -8,6 +8,7 @@ import type { Config } from '../lib/config.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import type { Repository } from '../db/repo.js';
 import type { AppState } from '../tools/app-state.js';
+import { seedStatus } from '../crawl/seed.js';
 
 export function metricsRouter(deps: { config: Config; db: Repository; metrics: ServiceMetrics; state: AppState }): Router {
   const { metrics, db, config } = deps;
@@ -18,12 +19,20 @@ export function metricsRouter(deps: { config: Config; db: Repository; metrics: S
     // A store that cannot answer leaves the last figure; the store-error counter and /readyz say why.
     const oldest = await db.monitoring.oldestPendingDelivery().catch(() => undefined);
     if (oldest !== undefined) metrics.oldestPendingDeliverySeconds.set(oldest ? Math.max(0, Date.now() - oldest.getTime()) / 1000 : 0);
+
   });
   const allowed = metricsCallers(config.METRICS_ALLOW);
   const router = Router();
   router.get('/metrics', async (req, res, next) => {
     if (!allowed(req.socket.remoteAddress)) return next(); // on to the not-found page
     res.setHeader('Cache-Control', 'no-store');
+    // Read before the registry serialises: prom-client reads every metric at once, so a value set by another
+    // metric's collect() may come after this one was read.
+    const seeds = await seedStatus(db, new Date()).catch(() => undefined);
+    if (seeds) {
+      for (const state of ['queued', 'done', 'failed'] as const) metrics.seedStores.set({ state }, seeds[state]);
+      metrics.seedScansPerMinute.set(seeds.perMinute);
+    }
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   return router;

@@ -23,6 +23,8 @@ import type { AccountRepo } from '../accounts-repo.js';
 import { SqliteAccounts, migrateAccountSchema } from './accounts.js';
 import { MONITORING_SCHEMA, SqliteMonitoring } from './monitoring.js';
 import { migrate, type Migration, type MigrationResult } from './migrations.js';
+import { QUEUE_SCHEMA, SqliteQueue } from './queue.js';
+import { AUDIT_SCHEMA, SqliteAudits } from './audits.js';
 import {
   LATEST_COLS,
   latestRowOf,
@@ -146,6 +148,7 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     // Readiness writes a row here and removes it in the same commit: a store that cannot grow is not ready.
     up: (db) => db.exec('CREATE TABLE IF NOT EXISTS health_probe (id INTEGER PRIMARY KEY, pad BLOB NOT NULL)'),
   },
+  { version: 3, does: 'the work queue, host pace and deep audit tables', up: (db) => db.exec(QUEUE_SCHEMA + AUDIT_SCHEMA) },
 ];
 const BAND_WIDTH = 5;
 const bandOf = (score: number): number => Math.floor(score / BAND_WIDTH);
@@ -217,6 +220,8 @@ export class SqliteRepo implements Repository {
     return this.accountsRepo;
   }
   readonly monitoring: SqliteMonitoring;
+  readonly queue: SqliteQueue;
+  readonly audits: SqliteAudits;
 
   /** What init() found and did to the schema (for the start-up log line). */
   migration: MigrationResult | null = null;
@@ -236,6 +241,8 @@ export class SqliteRepo implements Repository {
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.pingStmt = this.db.prepare('SELECT 1');
     this.monitoring = new SqliteMonitoring(this.db);
+    this.queue = new SqliteQueue(this.db);
+    this.audits = new SqliteAudits(this.db);
   }
 
   async init(): Promise<void> {
@@ -249,6 +256,8 @@ export class SqliteRepo implements Repository {
     ensureTables(this.db);
     this.accountsRepo = new SqliteAccounts(this.db);
     this.monitoring.init();
+    this.queue.init();
+    this.audits.init();
     this.stmts = this.prepareAll();
     this.tx = this.makeTransactions();
     this.probeStmt = this.db.prepare<[number], unknown>('INSERT INTO health_probe (pad) VALUES (zeroblob(?))');
