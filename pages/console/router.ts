@@ -22,6 +22,7 @@ import { accountRouter } from './account.js';
 import { storesRouter } from './stores.js';
 import { monitorsRouter } from './monitors.js';
 import { webhooksRouter } from './webhooks.js';
+import { auditsRouter } from './audits.js';
 import { briefPage } from './brief.js';
 import { attachScansRouter } from './attach-scans.js';
 import type { SecretBox } from '../../monitoring/secrets.js';
@@ -62,6 +63,7 @@ export function consoleRouter(deps: ConsoleDeps): Router {
   pages.use(storesRouter(deps));
   pages.use(monitorsRouter(deps));
   pages.use(webhooksRouter(deps));
+  pages.use(auditsRouter(deps));
   pages.use(keysRouter(deps));
   pages.use(accountRouter(deps));
   // The report page's "Agent brief" link: signed in, the brief as a page; signed out, the sign-in page first.

@@ -5,9 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { BROWSER_VIEW_CAPS as CAPS } from '../../schemas/browser-view.js';
 import type { JourneyAccessibility } from '../../schemas/journey.js';
 import { withTimeout } from '../with-timeout.js';
-import { AxeResults, fromPage } from './page-values.js';
+import { AxeAnswer, fromPage } from '../page-data.js';
 
 /** Lighthouse's agent-accessibility-tree rules, then ours. */
 export const AGENT_AXE_RULES = [
@@ -21,7 +22,6 @@ export const AGENT_AXE_RULES = [
   'nested-interactive', 'frame-title',
 ];
 const RULES = new Set(AGENT_AXE_RULES);
-const MAX_TARGETS = 3;
 
 let source: string | null = null;
 const axeSource = () => (source ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
@@ -34,7 +34,7 @@ export async function agentAxe(page: Page, step: JourneyAccessibility['step'], t
   const started = Date.now();
   const injected = await withTimeout(page.evaluate(axeSource()), timeoutMs).then(() => true, () => false);
   if (!injected) return null;
-  const results = await fromPage(AxeResults.nullable(), withTimeout(page.evaluate(RUN), Math.max(100, timeoutMs - (Date.now() - started))), null);
+  const results = await fromPage(AxeAnswer, withTimeout(page.evaluate(RUN), Math.max(100, timeoutMs - (Date.now() - started))), null);
   if (!results) return null;
   const violations = results
     .filter((v) => RULES.has(v.id))
@@ -43,7 +43,7 @@ export async function agentAxe(page: Page, step: JourneyAccessibility['step'], t
       impact: v.impact,
       help: v.help,
       nodes: v.nodes.length,
-      targets: v.nodes.slice(0, MAX_TARGETS).map((n) => n.target.map((t) => (Array.isArray(t) ? t.join(' >>> ') : String(t))).join(' ').slice(0, 200)),
+      targets: v.nodes.slice(0, CAPS.axeTargets).map((n) => n.target.map((t) => (Array.isArray(t) ? t.join(' >>> ') : String(t))).join(' ').slice(0, CAPS.axeText)),
     }));
-  return { step, url: page.url().slice(0, 2048), violations };
+  return { step, url: page.url().slice(0, CAPS.journeyUrl), violations: violations.slice(0, CAPS.axeRules) };
 }

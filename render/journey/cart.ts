@@ -4,7 +4,7 @@
 import { BUY_WORDS, CART_PATH, CART_WORDS } from '../../scan/journey/words.js';
 import type { JourneyBlocker } from '../../schemas/journey.js';
 import { cartCount, layerNaming, markNamedControls, pageNames } from './page-scripts.js';
-import { CartCount, Flag, Layer, NamedControls } from './page-values.js';
+import { CartCountAnswer, FlagAnswer, LayerAnswer, NamedControlsAnswer } from '../page-data.js';
 import { quoted, type JourneyState, type JourneyTab } from './tab.js';
 
 /** The cart count before a press, and how many cart writes had been answered. */
@@ -14,7 +14,7 @@ export interface CartBefore {
 }
 
 export async function cartBefore(tab: JourneyTab): Promise<CartBefore> {
-  return { count: await tab.ask(CartCount, null, cartCount, CART_WORDS.source), writes: tab.guard.cartWrites.length };
+  return { count: await tab.ask(CartCountAnswer, null, cartCount, CART_WORDS.source), writes: tab.guard.cartWrites.length };
 }
 
 /**
@@ -26,13 +26,13 @@ export async function cartShown(tab: JourneyTab, state: JourneyState, before: Ca
     state.atCart = 'page';
     return 'the cart page it opened lists the product';
   }
-  const layer = state.name ? await tab.ask(Layer, null, layerNaming, state.name) : null;
+  const layer = state.name ? await tab.ask(LayerAnswer, null, layerNaming, state.name) : null;
   if (layer) {
     state.atCart = 'drawer';
     state.drawer = layer;
     return `${layer} opened, naming the product`;
   }
-  const count = await tab.ask(CartCount, null, cartCount, CART_WORDS.source);
+  const count = await tab.ask(CartCountAnswer, null, cartCount, CART_WORDS.source);
   if (count !== null && count > (before.count ?? 0)) return `the cart count rose${before.count !== null ? ` from ${before.count}` : ''} to ${count}`;
   return null;
 }
@@ -45,7 +45,7 @@ export function cartWrite(tab: JourneyTab, before: CartBefore): string | null {
 
 /** Does the page in the tab name the product? */
 export function listsProduct(tab: JourneyTab, state: JourneyState): Promise<boolean> {
-  return state.name ? tab.ask(Flag, false, pageNames, state.name) : Promise.resolve(false);
+  return state.name ? tab.ask(FlagAnswer, false, pageNames, state.name) : Promise.resolve(false);
 }
 
 /**
@@ -54,7 +54,7 @@ export function listsProduct(tab: JourneyTab, state: JourneyState): Promise<bool
  */
 export async function openCartPage(tab: JourneyTab, state: JourneyState): Promise<{ listed: boolean; via: string; why?: string; blocker?: JourneyBlocker }> {
   const failuresBefore = tab.guard.navigationFailures.length;
-  const links = await tab.ask(NamedControls, [], markNamedControls, 'cart', CART_WORDS.source, BUY_WORDS.source, { links: true, max: 1 });
+  const links = await tab.ask(NamedControlsAnswer, [], markNamedControls, 'cart', CART_WORDS.source, BUY_WORDS.source, { links: true, max: 1 });
   let via: string;
   if (links[0]) {
     via = `by its link ${quoted(links[0].name, 40)}`;

@@ -5,15 +5,15 @@
 import { CHECKOUT_PATH, GUEST_WORDS, HUMAN_CHECK_WORDS, PAYMENT_FRAME_HOSTS, SIGN_IN_WALL_WORDS } from '../../scan/journey/words.js';
 import type { JourneyRun } from '../../scan/fetching/render.js';
 import { readLanding } from './page-scripts.js';
-import { Landing } from './page-values.js';
+import { LandingAnswer } from '../page-data.js';
 import { failed, passed, type JourneyState, type JourneyTab, type StepOutcome } from './tab.js';
 
-const NOTHING: ReturnType<typeof Landing.parse> = { fields: [], password: false, frames: [], captcha: null, human: false, guest: false, wall: false };
+const NOTHING: ReturnType<typeof LandingAnswer.parse> = { fields: [], password: false, frames: [], captcha: null, human: false, guest: false, wall: false };
 
 export async function checkout(tab: JourneyTab, _state: JourneyState, found: { checkout: JourneyRun['checkout'] }): Promise<StepOutcome> {
   await tab.settle();
   const url = new URL(tab.page.url());
-  const seen = await tab.ask(Landing, NOTHING, readLanding, GUEST_WORDS.source, SIGN_IN_WALL_WORDS.source, HUMAN_CHECK_WORDS.source);
+  const seen = await tab.ask(LandingAnswer, NOTHING, readLanding, GUEST_WORDS.source, SIGN_IN_WALL_WORDS.source, HUMAN_CHECK_WORDS.source);
   // An e-mail field alone is also a sign-in form's: the checkout's own fields are the others.
   const checkoutFields = seen.fields.filter((f) => f !== 'email');
   const providers = [...new Set(seen.frames.filter((host) => PAYMENT_FRAME_HOSTS.test(host)))];

@@ -3,14 +3,14 @@
 // for), with real input events, then see whether the buy control can be pressed.
 import { SOLD_OUT_WORDS } from '../../scan/journey/words.js';
 import { markChoices } from './page-scripts.js';
-import { Choices } from './page-values.js';
+import { ChoicesAnswer } from '../page-data.js';
 import { failed, passed, quoted, skipped, type JourneyState, type JourneyTab, type StepOutcome } from './tab.js';
 
 export async function chooseVariant(tab: JourneyTab, state: JourneyState): Promise<StepOutcome> {
   const buy = state.buy;
   if (!buy) return skipped('There is no buy control to choose for.');
   const marker = `[data-store-readiness-buy="${buy.i}"]`;
-  const { choices, unavailable } = await tab.ask(Choices, { choices: [], unavailable: [] }, markChoices, marker, !buy.enabled, SOLD_OUT_WORDS.source);
+  const { choices, unavailable } = await tab.ask(ChoicesAnswer, { choices: [], unavailable: [] }, markChoices, marker, !buy.enabled, SOLD_OUT_WORDS.source);
   const none = unavailable.length > 0 ? `No available option for ${unavailable.map((u) => quoted(u, 40)).join(', ')}` : null;
   if (choices.length === 0) {
     if (none) return failed(`${none}.`, 'variant_unavailable');

@@ -8,7 +8,7 @@ import { buyControls, inPage } from '../render-run.js';
 import { withTimeout } from '../with-timeout.js';
 import { agentAxe } from './axe.js';
 import { productName } from './page-scripts.js';
-import { Name } from './page-values.js';
+import { NameAnswer } from '../page-data.js';
 import { failed, passed, quoted, type JourneyState, type JourneyTab, type StepOutcome } from './tab.js';
 
 /** Buy controls read on the product page, at most as many as the browser view reads. */
@@ -20,7 +20,7 @@ export async function openProduct(tab: JourneyTab, state: JourneyState, accessib
   if (!opened.ok) return failed(`The product page did not open: ${opened.why}.`, opened.blocker);
   if (opened.status !== null && opened.status >= 400) return failed(`The product page answered HTTP ${opened.status}.`, 'error');
   await tab.settle();
-  state.name ??= await tab.ask(Name, null, productName);
+  state.name ??= await tab.ask(NameAnswer, null, productName);
   const probe = await withTimeout(tab.page.evaluate(inPage(probePage, 0)) as Promise<ProbeResult>, tab.timeout(3000)).catch(() => null);
   const candidates = Math.max(0, Math.min(MAX_CONTROLS, Number(probe?.candidates) || 0));
   state.controls = (await buyControls(tab.page, candidates, () => tab.left()).catch(() => [])).map((c, i) => ({ ...c, i }));

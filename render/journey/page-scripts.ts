@@ -1,6 +1,6 @@
 // The scripts the buying journey runs inside the page. Like render/page-scripts.ts they are plain functions
 // serialised by playwright-core (nothing from this module is in scope there), word lists come in as regex sources,
-// and every value they return is written by the page: render/journey/page-values.ts parses it before use.
+// and every value they return is written by the page: render/page-data.ts parses it before use.
 // Elements the journey acts on are marked with data-sr-journey="<what>-<k>", so playwright-core presses them with
 // real input events.
 

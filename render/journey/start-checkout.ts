@@ -2,14 +2,14 @@
 // drawer or on the cart page. From here on the tab may write only the navigation this press starts and cart updates.
 import { CHECKOUT_WORDS, NEVER_PRESS_WORDS } from '../../scan/journey/words.js';
 import { markNamedControls } from './page-scripts.js';
-import { NamedControls } from './page-values.js';
+import { NamedControlsAnswer } from '../page-data.js';
 import { failed, passed, quoted, type JourneyState, type JourneyTab, type StepOutcome } from './tab.js';
 
 const DRAWER = 'dialog[open], [role=dialog], [aria-modal=true], [class*=drawer], [id*=drawer], [class*=minicart], [class*=mini-cart], aside';
 
 export async function startCheckout(tab: JourneyTab, state: JourneyState): Promise<StepOutcome> {
   const prefer = state.atCart === 'drawer' ? DRAWER : null;
-  const [control] = await tab.ask(NamedControls, [], markNamedControls, 'checkout', CHECKOUT_WORDS.source, NEVER_PRESS_WORDS.source, { prefer, max: 1 });
+  const [control] = await tab.ask(NamedControlsAnswer, [], markNamedControls, 'checkout', CHECKOUT_WORDS.source, NEVER_PRESS_WORDS.source, { prefer, max: 1 });
   if (!control) return failed(`The cart has no control named "Checkout" (or "Proceed to checkout", "Zur Kasse", "Passer la commande", …).`, 'no_checkout_control');
   tab.guard.phase = 'checkout';
   const before = tab.page.url();

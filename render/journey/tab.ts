@@ -11,7 +11,7 @@ import { inPage } from '../render-run.js';
 import { withTimeout } from '../with-timeout.js';
 import type { JourneyGuard } from './guard.js';
 import { markNamedControls, submitsPersonalData } from './page-scripts.js';
-import { Flag, fromPage, Layer, NamedControls } from './page-values.js';
+import { FlagAnswer, LayerAnswer, NamedControlsAnswer, fromPage } from '../page-data.js';
 
 /** What one step found: its status, what it did in a sentence, and the blocker when it ends the journey. */
 export interface StepOutcome {
@@ -128,7 +128,7 @@ export class JourneyTab {
    * being pressed, or null.
    */
   async press(state: JourneyState, selector: string): Promise<{ refused: string } | { covered: string } | { error: string } | null> {
-    if (await this.ask(Flag, true, submitsPersonalData, selector)) return { refused: 'pressing it would submit a form that holds personal or payment fields' };
+    if (await this.ask(FlagAnswer, true, submitsPersonalData, selector)) return { refused: 'pressing it would submit a form that holds personal or payment fields' };
     const blocked = await this.clearWay(state, selector);
     if (blocked) return blocked;
     try {
@@ -141,7 +141,7 @@ export class JourneyTab {
 
   /** When a cookie wall or modal covers `selector`, presses it away (said once, in `state.dismissed`); what still covers it, or null. */
   async clearWay(state: JourneyState, selector: string): Promise<{ covered: string } | null> {
-    const cover = await this.ask(Layer, null, coverAt, selector);
+    const cover = await this.ask(LayerAnswer, null, coverAt, selector);
     if (!cover) return null;
     const cleared = await this.dismissOverlay(cover, selector);
     if ('covered' in cleared) return cleared;
@@ -151,12 +151,12 @@ export class JourneyTab {
 
   /** Presses the accept or close control of the layer over `selector` (by its name), then looks again. */
   async dismissOverlay(cover: string, selector: string): Promise<{ detail: string } | { covered: string }> {
-    const controls = await this.ask(NamedControls, [], markNamedControls, 'dismiss', DISMISS_WORDS.source, NEVER_PRESS_WORDS.source, { layered: true });
+    const controls = await this.ask(NamedControlsAnswer, [], markNamedControls, 'dismiss', DISMISS_WORDS.source, NEVER_PRESS_WORDS.source, { layered: true });
     const accept = controls.find((c) => ACCEPT.test(c.name)) ?? controls[0];
     if (!accept) return { covered: `${cover} covers it, with no accept or close control an agent can name` };
     await this.page.locator(`[data-sr-journey="dismiss-${accept.k}"]`).first().click({ timeout: this.timeout(), noWaitAfter: true }).catch(() => {});
     await this.page.waitForLoadState('networkidle', { timeout: this.timeout(500) }).catch(() => {});
-    const still = await this.ask(Layer, null, coverAt, selector);
+    const still = await this.ask(LayerAnswer, null, coverAt, selector);
     if (still) return { covered: `pressed ${quoted(accept.name)}, but ${still} still covers it` };
     return { detail: `${cover} covered the page; pressed ${quoted(accept.name)}, as an agent would` };
   }

@@ -7,6 +7,8 @@ import { performance } from 'node:perf_hooks';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { JourneyRequest, JourneyRun } from '../../scan/fetching/render.js';
 import { JOURNEY_STEPS, type JourneyAccessibility, type JourneyStep, type JourneyStepName } from '../../schemas/journey.js';
+import { BROWSER_VIEW_CAPS } from '../../schemas/browser-view.js';
+import { photograph } from '../screenshot.js';
 import { withTimeout } from '../with-timeout.js';
 import { addToCart } from './add-to-cart.js';
 import { agentAxe } from './axe.js';
@@ -16,7 +18,6 @@ import { dismissOverlay } from './dismiss-overlay.js';
 import { guardJourney } from './guard.js';
 import { openCart } from './open-cart.js';
 import { openProduct } from './open-product.js';
-import { journeyShot } from './screenshot.js';
 import { search } from './search.js';
 import { startCheckout } from './start-checkout.js';
 import { failed, JourneyTab, seconds, type JourneyState, type StepOutcome } from './tab.js';
@@ -90,7 +91,7 @@ export async function walkJourney(context: BrowserContext, openTab: () => Promis
   // The journey is over: from here the tab sends nothing.
   guard.stop();
   const closing = Math.max(500, Math.min(CLOSING_MS, left()));
-  const shot = await journeyShot(page, closing / 2);
+  const shot = (await photograph(page, closing / 2, BROWSER_VIEW_CAPS.journeyShotBytes)).dataUrl;
   if (found.checkout) {
     const axe = await agentAxe(page, 'checkout', closing / 2);
     if (axe) accessibility.push(axe);

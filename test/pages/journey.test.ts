@@ -87,7 +87,7 @@ test('a journey that reached the checkout, one that did not run, one from before
     [reached, /Yes: an agent reached the checkout \(pay\.example, another site than the store&#39;s; no account needed\)\./],
     [notRunJourney('Not run: this instance has no browser (Chromium).'), /Not run: this instance has no browser/],
     [undefined, /This scan was made before the buying journey existed/],
-    [{ outcome: 'reached_checkout', steps: 'nope' }, /The buying journey of this scan could not be read\./],
+    [{ outcome: 'reached_checkout', steps: 'nope' }, /The buying journey of this scan could not be read/],
   ];
   for (const [i, [journey, expected]] of cases.entries()) {
     const app = await startApp(t);
