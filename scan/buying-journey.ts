@@ -30,14 +30,16 @@ export interface JourneyOptions {
 export interface JourneyPlan {
   /** For the render request; absent when there is nothing to walk in the browser. */
   request?: Omit<JourneyRequest, 'maxMs' | 'endsInMs'>;
-  /** The journey from the render (null: the render did not run, `why` says why). */
-  finish(run: RenderRun | null, label: string, why?: string): Promise<Journey>;
+  /** The journey from the render (null: the render did not run). */
+  finish(run: RenderRun | null, label: string): Promise<Journey>;
+  /** Lets go of the store's walk on the board when the scan ended without finishing it (an error): nothing to reuse. */
+  abandon(): void;
 }
 
 const CLIENT = { name: 'store-readiness-scanner', version: '1.0.0' };
 
 export async function planJourney(a: Artifacts, scanned: URL, opts: JourneyOptions): Promise<JourneyPlan> {
-  const done = (journey: Journey | Promise<Journey>): JourneyPlan => ({ finish: async () => journey });
+  const done = (journey: Journey | Promise<Journey>): JourneyPlan => ({ finish: async () => journey, abandon: () => undefined });
   const product = journeyProduct(a);
   const refusal = journeyRefusal(a, scanned, product?.url ?? null);
   if (refusal) return done(notRunJourney(refusal));
@@ -56,18 +58,19 @@ export async function planJourney(a: Artifacts, scanned: URL, opts: JourneyOptio
   const noBrowser = opts.browser;
   if (noBrowser !== true) return done(protocol.then((p) => notRunJourney(noBrowser, { ...facts, protocol: p })));
 
-  let settle: (j: Journey) => void = () => undefined;
-  opts.board?.start(store, new Promise<Journey>((resolve) => (settle = resolve)));
+  let settle: (j: Journey | null) => void = () => undefined;
+  opts.board?.start(store, new Promise<Journey | null>((resolve) => (settle = resolve)));
   return {
     request: { homeUrl, product: { url: product.url, name: product.name } },
-    async finish(run, label, why) {
+    async finish(run, label) {
       const p = await protocol;
       const journey = run?.journey
         ? journeyFromRun(run.journey, { ...facts, protocol: p }, label, walkedAt)
-        : notRunJourney(why ?? (run ? 'Not run: the render left no time for the journey, or a page it rendered hung.' : 'Not run: the browser could not be used for this scan.'), { ...facts, protocol: p });
+        : notRunJourney(run ? 'Not run: the render left no time for the journey, or a page it rendered hung.' : 'Not run: the browser could not be used for this scan.', { ...facts, protocol: p });
       settle(journey);
       return journey;
     },
+    abandon: () => settle(null),
   };
 }
 

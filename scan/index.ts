@@ -115,12 +115,18 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
     },
   });
   const journeyRequest = journeyPlan.request && { ...journeyPlan.request, maxMs: opts.journeyTimeoutMs ?? 15_000, endsInMs: left() - SAVE_MARGIN_MS };
-  const rendered =
-    opts.render && renderMs < MIN_RENDER_MS
-      ? { view: notRun('Not run: the scan had used up its time before the browser could start.'), run: null }
-      : await browserView(artifacts, opts.render, { rules, deadlineMs: renderMs, signal: opts.signal, journey: journeyRequest }, opts.read ?? readInPool);
+  let rendered: Awaited<ReturnType<typeof browserView>>;
+  let journey: Journey;
+  try {
+    rendered =
+      opts.render && renderMs < MIN_RENDER_MS
+        ? { view: notRun('Not run: the scan had used up its time before the browser could start.'), run: null }
+        : await browserView(artifacts, opts.render, { rules, deadlineMs: renderMs, signal: opts.signal, journey: journeyRequest }, opts.read ?? readInPool);
+    journey = await journeyPlan.finish(rendered.run, opts.render?.label ?? 'a browser');
+  } finally {
+    journeyPlan.abandon(); // after finish, nothing; after an error, later scans of the store walk again
+  }
   const browser_view = rendered.view;
-  const journey = await journeyPlan.finish(rendered.run, opts.render?.label ?? 'a browser');
   throwIfAborted(opts.signal);
   const audit: AuditResult = {
     host: hostIdentity(url),

@@ -6,11 +6,11 @@ import { CHECKOUT_PATH, GUEST_WORDS, HUMAN_CHECK_WORDS, PAYMENT_FRAME_HOSTS, SIG
 import type { JourneyRun } from '../../scan/fetching/render.js';
 import { readLanding } from './page-scripts.js';
 import { LandingAnswer } from '../page-data.js';
-import { failed, passed, type JourneyState, type JourneyTab, type StepOutcome } from './tab.js';
+import { failed, passed, type JourneyTab, type StepOutcome } from './tab.js';
 
 const NOTHING: ReturnType<typeof LandingAnswer.parse> = { fields: [], password: false, frames: [], captcha: null, human: false, guest: false, wall: false };
 
-export async function checkout(tab: JourneyTab, _state: JourneyState, found: { checkout: JourneyRun['checkout'] }): Promise<StepOutcome> {
+export async function checkout(tab: JourneyTab, found: { checkout: JourneyRun['checkout'] }): Promise<StepOutcome> {
   await tab.settle();
   const url = new URL(tab.page.url());
   const seen = await tab.ask(LandingAnswer, NOTHING, readLanding, GUEST_WORDS.source, SIGN_IN_WALL_WORDS.source, HUMAN_CHECK_WORDS.source);

@@ -63,7 +63,7 @@ export async function walkJourney(context: BrowserContext, openTab: () => Promis
     add_to_cart: () => addToCart(tab, state),
     open_cart: () => openCart(tab, state),
     start_checkout: () => startCheckout(tab, state),
-    checkout: () => checkout(tab, state, found),
+    checkout: () => checkout(tab, found),
   };
 
   const steps: JourneyStep[] = [];

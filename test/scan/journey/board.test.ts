@@ -35,6 +35,11 @@ test('a walk that ends without a walked journey, or fails, is forgotten at once'
   await failed.catch(() => undefined);
   await new Promise((r) => setImmediate(r));
   assert.equal(board.recent('http://b.test'), null);
+  const abandoned = Promise.resolve(null); // a scan that ended in an error before the walk was finished
+  board.start('http://c.test', abandoned);
+  await abandoned;
+  await new Promise((r) => setImmediate(r));
+  assert.equal(board.recent('http://c.test'), null);
 });
 
 test('the board remembers at most 1,000 stores, forgetting the oldest walk first', () => {
