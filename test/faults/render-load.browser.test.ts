@@ -10,20 +10,12 @@ import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
 import { chromiumAvailable } from '../helpers/browser.js';
 import { takeLoadTurn } from '../support/load-turn.js';
-import { p99, readsDuring, rssMiB, timedGet } from '../support/load-figures.js';
-import { processesBelow } from '../helpers/processes.js';
+import { descendantsRssMiB, p99, readsDuring, rssMiB, timedGet } from '../support/load-figures.js';
 
 const SCANS = 20;
 const RENDER_CONCURRENCY = 2;
 /** The service's own process stays under the scan-load test's bound; Chromium's processes are stated beside it. */
 const RSS_BOUND_MIB = 1024;
-
-/** Resident memory of every process below `root` (the service's Chromium, its renderers and helpers). */
-function descendantsRssMiB(root: number): number {
-  let total = 0;
-  for (const pid of processesBelow(root)) total += rssMiB(pid);
-  return total;
-}
 
 test('20 scans with rendering: every scan renders, reads stay fast, memory is stated', { timeout: 300_000 }, async (t) => {
   if (!chromiumAvailable(t)) return;
@@ -42,6 +34,8 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
       ANON_READS_PER_MINUTE: '1000000',
       SCAN_TIMEOUT_MS: '120000',
       RENDER_TIMEOUT_MS: '30000',
+      // The browser view's load alone: the buying journey's is test/faults/journey-load.browser.test.ts.
+      JOURNEY_TIMEOUT_MS: '0',
     },
   });
   t.after(() => app.stop(10_000));

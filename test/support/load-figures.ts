@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { processesBelow } from '../helpers/processes.js';
 
 export function p99(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -24,6 +25,13 @@ export function rssMiB(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** Resident memory of every process below `root` (a service's Chromium, its renderers and helpers), in MiB. */
+export function descendantsRssMiB(root: number): number {
+  let total = 0;
+  for (const pid of processesBelow(root)) total += rssMiB(pid);
+  return total;
 }
 
 /**
