@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { BackupError, backupSqlite } from '../db/sqlite/backup.js';
 
 const USAGE = `Usage: store-readiness <command>
-  scan <url> [--json] [--min-score N]   audit a store from the terminal (exit 1 below --min-score)
+  scan <url> [options]                  audit a store: text, JSON, Markdown or JUnit, CI gates (scan --help)
   serve                                 run the service (same as npm start)
   backup <file>                         copy the SQLite store to a new file while the service runs (online, consistent)
   keys create --owner <email> [--name N] create a Pro key of that address's console account; prints it once

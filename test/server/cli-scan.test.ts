@@ -1,4 +1,4 @@
-// server/cli-scan.ts in-process: `scan <url> [--json] [--min-score N]` against loopback fixture stores, with the
+// server/cli-scan.ts in-process: `scan <url> [--json] [--min-score N]` (the other formats and gates: cli-gates.test.ts) against loopback fixture stores, with the
 // output captured through injected writers; exit codes 0 / 1 / 2.
 import '../support/loopback-guard.js';
 import { after, before, test } from 'node:test';
@@ -107,7 +107,15 @@ test('a failed scan exits 2 with the error on stderr', async () => {
 });
 
 test('argument parsing and the text bar', () => {
-  assert.deepEqual(parseScanArgs(['scan', 'shop.test', '--json', '--min-score', '80']), { url: 'shop.test', json: true, minScore: 80 });
+  assert.deepEqual(parseScanArgs(['scan', 'shop.test', '--json', '--min-score', '80']), {
+    url: 'shop.test',
+    format: 'json',
+    outputs: [],
+    gates: { minScore: 80 },
+    baseline: null,
+    server: null,
+    key: null,
+  });
   assert.equal(parseScanArgs(['-h']), 'help');
   assert.equal(bar(16, 20), '████████░░');
   assert.equal(bar(0, 8), '░░░░░░░░░░');
