@@ -100,7 +100,9 @@ function security(auth: RouteDef['auth']): Json {
 /** A parameter from one property of the tool's input schema (its description lifted to the parameter). */
 function parameter(name: string, where: 'path' | 'query', schema: Json | undefined, required: boolean): Json {
   const { description, ...rest } = schema ?? { type: 'string' };
-  return { name, in: where, required: where === 'path' || required, ...(description ? { description } : {}), schema: rest };
+  // A list in the query is comma-separated (?hosts=a,b), OpenAPI's form style without explode.
+  const list = where === 'query' && rest.type === 'array' ? { style: 'form', explode: false } : {};
+  return { name, in: where, required: where === 'path' || required, ...(description ? { description } : {}), ...list, schema: rest };
 }
 
 function routeOperation(route: RouteDef, book: SchemaBook): Json {

@@ -11,6 +11,7 @@ import { scanStore } from '../tools/scan-store.js';
 import { idempotencyKey, invalidReportsBody, readReports, reportsBody } from '../tools/read-reports.js';
 import { getAgentBrief } from '../tools/get-agent-brief.js';
 import { getScoreHistory } from '../tools/get-score-history.js';
+import { compareStores } from '../tools/compare-stores.js';
 
 export interface RouteDef {
   method: 'get' | 'post';
@@ -144,7 +145,20 @@ export const ROUTES: RouteDef[] = [
       return { host: req.params.host, ...(limit === undefined ? {} : { limit: integerParam(limit, 'limit') }) };
     },
   },
+  {
+    method: 'get',
+    path: '/compare',
+    summary: 'Compare 2 to 5 stores of the index side by side: score, grade, pillars and every check, differences marked (never scans)',
+    tool: compareStores,
+    auth: 'none',
+    limit: 'read',
+    errors: ['INVALID_PARAMS'],
+    args: (req) => ({ hosts: hostList(singleQuery(req, 'hosts', () => new AppError('INVALID_PARAMS', 'Give the hosts parameter once, comma-separated.'))) }),
+  },
 ];
+
+/** "a.example,b.example" (commas or spaces) → the list; the tool's schema judges it. */
+export const hostList = (value: string | undefined): string[] => (value ?? '').split(/[\s,]+/).filter(Boolean).slice(0, 50);
 
 /** "/scan/{scan_id}.json" → "/scan/:scan_id.json" for express. */
 export const expressPath = (path: string): string => path.replace(/\{([a-z_]+)\}/g, ':$1');

@@ -8,6 +8,7 @@ import { getScan } from './get-scan.js';
 import { readReports } from './read-reports.js';
 import { getAgentBrief } from './get-agent-brief.js';
 import { getScoreHistory } from './get-score-history.js';
+import { compareStores } from './compare-stores.js';
 
 export const TOOLS: AnyTool[] = [
   checkMerchantReadiness,
@@ -18,4 +19,5 @@ export const TOOLS: AnyTool[] = [
   readReports,
   getAgentBrief,
   getScoreHistory,
+  compareStores,
 ];
