@@ -134,12 +134,15 @@ function usage(io: Out): number {
   return 2;
 }
 
-if (/(cli\.[tj]s|store-readiness\.js)$/.test(process.argv[1] ?? '')) {
+/** The process's entry: bin/store-readiness.js calls it, and so does `tsx server/cli.ts` (npm run cli). */
+export async function main(argv = process.argv.slice(2)): Promise<void> {
   try {
-    const code = await runCli(process.argv.slice(2));
+    const code = await runCli(argv);
     if (code >= 0) process.exit(code);
   } catch (err) {
     process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).message}\n`);
     process.exit(2);
   }
 }
+
+if (/cli\.[tj]s$/.test(process.argv[1] ?? '')) await main();

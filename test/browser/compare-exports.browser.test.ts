@@ -9,22 +9,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { getJson, startApp } from '../helpers/start-app.js';
-import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
+import { startStoreFrom } from '../helpers/fixture-store.js';
 import { brochureStore, completeStore, robotsBlockedStore } from '../fixtures/stores.js';
 import { SHOTS, chromiumAvailable, describeViolations, openChromium, pageProblems, seriousViolations } from '../helpers/browser.js';
 import { RUBRIC } from '../../scan/checks/rubric.js';
 
-async function serve(t: test.TestContext, build: (origin: string) => Parameters<typeof startFixtureStore>[0]): Promise<FixtureStore> {
-  const store = await startFixtureStore({});
-  t.after(() => store.close());
-  for (const [path, route] of Object.entries(build(store.origin))) store.setRoute(path, route);
-  return store;
-}
-
 test('compare three scanned stores, download the CSVs, print the report', { timeout: 300_000 }, async (t) => {
   if (!chromiumAvailable(t)) return;
   const app = await startApp(t, { SCAN_ALLOW_PRIVATE: '1' }, { selfBaseUrl: true });
-  const stores = [await serve(t, completeStore), await serve(t, robotsBlockedStore), await serve(t, brochureStore)];
+  const stores = await Promise.all([completeStore, robotsBlockedStore, brochureStore].map((build) => startStoreFrom(build)));
+  t.after(() => Promise.all(stores.map((s) => s.close())));
   const scans: { host: string; scan_id: number; score: number }[] = [];
   for (const store of stores) {
     const res = await getJson(`${app.url}/api/v1/scan?url=${encodeURIComponent(store.url)}`);

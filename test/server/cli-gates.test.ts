@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseJunit } from 'junit2json';
-import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
+import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { startApp, type TestApp } from '../helpers/start-app.js';
 import { parseScanArgs, runScanCommand } from '../../server/cli-scan.js';
 import { AuditResult, ScanResult } from '../../schemas/scan-result.js';
@@ -22,14 +22,8 @@ let complete: FixtureStore;
 let blocked: FixtureStore;
 let dir: string;
 
-async function serve(build: (origin: string) => Parameters<typeof startFixtureStore>[0]): Promise<FixtureStore> {
-  const store = await startFixtureStore({});
-  for (const [path, route] of Object.entries(build(store.origin))) store.setRoute(path, route);
-  return store;
-}
-
 before(async () => {
-  [complete, blocked] = await Promise.all([serve(completeStore), serve(robotsBlockedStore)]);
+  [complete, blocked] = await Promise.all([startStoreFrom(completeStore), startStoreFrom(robotsBlockedStore)]);
   dir = mkdtempSync(join(tmpdir(), 'srk-cli-gates-'));
 });
 after(async () => {
