@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { parse as parseJunit } from 'junit2json';
 import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { startApp, type TestApp } from '../helpers/start-app.js';
-import { parseScanArgs, runScanCommand } from '../../server/cli-scan.js';
+import { parseScanArgs } from '../../server/cli-scan.js';
+import { scanCli } from '../helpers/cli.js';
 import { AuditResult, ScanResult } from '../../schemas/scan-result.js';
 import { RUBRIC } from '../../scan/checks/rubric.js';
 import { createAccountKey } from '../../accounts/console-keys.js';
@@ -31,15 +32,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(argv: string[], env: Record<string, string> = ENV) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runScanCommand(argv, env, {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-  });
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[], env: Record<string, string> = ENV) => scanCli(argv, env);
 
 interface JunitCase {
   name: string;

@@ -4,7 +4,8 @@ import '../support/loopback-guard.js';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
-import { parseScanArgs, runScanCommand } from '../../server/cli-scan.js';
+import { parseScanArgs } from '../../server/cli-scan.js';
+import { scanCli } from '../helpers/cli.js';
 import { AuditResult } from '../../schemas/scan-result.js';
 import { bar, renderReport } from '../../server/report-text.js';
 import { brochureStore, completeStore, robotsBlockedStore } from '../fixtures/stores.js';
@@ -28,15 +29,7 @@ after(async () => {
   await Promise.all([complete, blocked, brochure].map((s) => s.close()));
 });
 
-async function cli(argv: string[], env: Record<string, string> = ENV) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runScanCommand(argv, env, {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-  });
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[], env: Record<string, string> = ENV) => scanCli(argv, env);
 
 test('the readable report: host, score, grade, pillar bars, findings and fixes', async () => {
   const { code, stdout, stderr } = await cli(['scan', complete.url]);
