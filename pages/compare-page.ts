@@ -6,7 +6,7 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '../lib/errors.js';
 import { invoke } from '../tools/invoke.js';
-import { compareStores } from '../tools/compare-stores.js';
+import { compareStores, hostList } from '../tools/compare-stores.js';
 import { MAX_COMPARED, MIN_COMPARED, type StoreComparison } from '../schemas/comparison.js';
 import { requestContext } from '../http/request-context.js';
 import type { SurfaceDeps } from '../http/guards.js';
@@ -133,7 +133,7 @@ ${form(value, error)}`,
 export function comparePage(deps: SurfaceDeps): RequestHandler {
   return async (req, res) => {
     const raw = typeof req.query.hosts === 'string' ? req.query.hosts.slice(0, 2000) : '';
-    const hosts = raw.split(/[\s,]+/).filter(Boolean);
+    const hosts = hostList(raw);
     if (hosts.length < MIN_COMPARED) {
       const value = hosts.length === 1 ? `${hosts[0]}, ` : raw;
       sendPage(res, formPage(value, Array.isArray(req.query.hosts) ? 'Give the stores once, separated by commas.' : undefined), {

@@ -11,7 +11,7 @@ import { scanStore } from '../tools/scan-store.js';
 import { idempotencyKey, invalidReportsBody, readReports, reportsBody } from '../tools/read-reports.js';
 import { getAgentBrief } from '../tools/get-agent-brief.js';
 import { getScoreHistory } from '../tools/get-score-history.js';
-import { compareStores } from '../tools/compare-stores.js';
+import { compareStores, hostList } from '../tools/compare-stores.js';
 
 export interface RouteDef {
   method: 'get' | 'post';
@@ -156,9 +156,6 @@ export const ROUTES: RouteDef[] = [
     args: (req) => ({ hosts: hostList(singleQuery(req, 'hosts', () => new AppError('INVALID_PARAMS', 'Give the hosts parameter once, comma-separated.'))) }),
   },
 ];
-
-/** "a.example,b.example" (commas or spaces) → the list; the tool's schema judges it. */
-export const hostList = (value: string | undefined): string[] => (value ?? '').split(/[\s,]+/).filter(Boolean).slice(0, 50);
 
 /** "/scan/{scan_id}.json" → "/scan/:scan_id.json" for express. */
 export const expressPath = (path: string): string => path.replace(/\{([a-z_]+)\}/g, ':$1');

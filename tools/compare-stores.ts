@@ -17,6 +17,9 @@ export const CompareHosts = z
   .max(MAX_COMPARED)
   .describe(`${MIN_COMPARED} to ${MAX_COMPARED} store host names, e.g. ["shop-a.example", "shop-b.example"] (URLs are reduced to their host).`);
 
+/** "a.example, b.example" (commas or spaces), as a query or a form gives it → the list; the schema judges it. */
+export const hostList = (value: string | undefined): string[] => (value ?? '').split(/[\s,]+/).filter(Boolean).slice(0, 50);
+
 /** The hosts in index form, duplicates dropped; fewer than two different stores is an error. */
 export function distinctHosts(raw: string[]): string[] {
   const hosts = [...new Set(raw.map((h) => indexHost(h)))];
