@@ -9,6 +9,7 @@ import type { Repository } from '../db/repo.js';
 import { indexHost } from '../lib/hosts.js';
 import { AppError } from '../lib/errors.js';
 import { reportUrl } from './readiness.js';
+import { readableReport } from './stored-report.js';
 import { defineTool } from './tool.js';
 
 export const CompareHosts = z
@@ -34,7 +35,7 @@ export async function latestReports(db: Repository, hosts: string[]): Promise<Ma
     hosts.map(async (host) => {
       const entry = latest.get(host);
       const scan = entry ? await db.getScan(entry.scanId) : null;
-      return scan ? ([host, { scanId: scan.id, report: scan.report as ScanResult }] as const) : null;
+      return scan ? ([host, { scanId: scan.id, report: readableReport(scan.report) }] as const) : null;
     }),
   );
   return new Map(found.filter((x) => x !== null));
