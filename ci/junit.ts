@@ -1,7 +1,7 @@
 // A report as JUnit XML, the format every CI system's test reporter reads: one <testsuite> per pillar, one
 // <testcase> per check (a failed check is a <failure> whose text is what was seen and the fix), and, when gates
 // were asked for, a "gates" suite with one case per gate. A partial check passes here, with its fix in
-// <system-out>: it earns points, and a JUnit failure turns many reporters' status red (docs/decisions.md "CI").
+// <system-out>: it earns points, and a JUnit failure turns many reporters' status red (docs/decisions.md "CI, exports and comparisons").
 // The XML is built by fast-xml-parser, which escapes every value; characters XML 1.0 cannot carry are dropped.
 import { XMLBuilder } from 'fast-xml-parser';
 import type { CiReport } from './report.js';

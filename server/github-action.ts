@@ -1,4 +1,4 @@
-// The GitHub Action (action.yml, README "GitHub Action"): scans each `url` with the `scan` command's job (locally, or
+// The GitHub Action (action.yml, README.md "GitHub Action"): scans each `url` with the `scan` command's job (locally, or
 // through `server` with `api-key`), compares it with a baseline (the `baseline` input, else the base branch's last
 // report restored by the action's cache step into BASELINE_DIR), applies the gates, then writes the reports (JSON
 // files for upload), the job summary, the outputs and, on a pull request, one comment updated in place.
