@@ -23,7 +23,9 @@ const LAYERS = {
   pages: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'crawl', 'tools', 'http'],
   // The documents describe the API from its route table and OpenAPI, never from its router; MCP from tools/.
   'well-known': ['lib', 'schemas', 'outbound', 'scan', 'db', 'tools', 'http', 'rest', 'pages'],
-  server: ['lib', 'schemas', 'outbound', 'scan', 'db', 'render', 'accounts', 'monitoring', 'crawl', 'tools', 'http', 'rest', 'mcp', 'pages', 'well-known'],
+  // Running the audit in CI: gates, baselines, JUnit and Markdown, the hosted-API client, GitHub's pull requests.
+  ci: ['lib', 'schemas', 'scan', 'monitoring', 'tools'],
+  server: ['lib', 'schemas', 'outbound', 'scan', 'db', 'render', 'accounts', 'monitoring', 'crawl', 'tools', 'http', 'rest', 'mcp', 'pages', 'well-known', 'ci'],
 };
 const FOLDERS = Object.keys(LAYERS);
 

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { queueSeeds, seedStatus } from '../crawl/seed.js';
 
 const USAGE = `Usage: store-readiness <command>
-  scan <url> [--json] [--min-score N]   audit a store from the terminal (exit 1 below --min-score)
+  scan <url> [options]                  audit a store: text, JSON, Markdown or JUnit, CI gates (scan --help)
   serve                                 run the service (same as npm start)
   backup <file>                         copy the SQLite store to a new file while the service runs (online, consistent)
   keys create --owner <email> [--name N] create a Pro key of that address's console account; prints it once
@@ -161,12 +161,15 @@ function usage(io: Out): number {
   return 2;
 }
 
-if (/(cli\.[tj]s|store-readiness\.js)$/.test(process.argv[1] ?? '')) {
+/** The process's entry: bin/store-readiness.js calls it, and so does `tsx server/cli.ts` (npm run cli). */
+export async function main(argv = process.argv.slice(2)): Promise<void> {
   try {
-    const code = await runCli(process.argv.slice(2));
+    const code = await runCli(argv);
     if (code >= 0) process.exit(code);
   } catch (err) {
     process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).message}\n`);
     process.exit(2);
   }
 }
+
+if (/cli\.[tj]s$/.test(process.argv[1] ?? '')) await main();
