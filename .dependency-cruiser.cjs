@@ -12,6 +12,8 @@ const LAYERS = {
   render: ['lib', 'schemas', 'outbound', 'scan'],
   accounts: ['lib', 'schemas', 'db'],
   monitoring: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts'],
+  // The scanner's Web Bot Auth identity: its signing keys, their directory, the signer the fetcher uses.
+  'bot-auth': ['lib', 'outbound', 'db'],
   tools: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring'],
   // The express side of a tool call (its context, running a guard, 405), shared by the HTTP surfaces below it.
   http: ['lib', 'schemas', 'db', 'tools'],
@@ -20,8 +22,8 @@ const LAYERS = {
   mcp: ['lib', 'schemas', 'outbound', 'scan', 'db', 'tools', 'http'],
   pages: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'tools', 'http'],
   // The documents describe the API from its route table and OpenAPI, never from its router; MCP from tools/.
-  'well-known': ['lib', 'schemas', 'outbound', 'scan', 'db', 'tools', 'http', 'rest', 'pages'],
-  server: ['lib', 'schemas', 'outbound', 'scan', 'db', 'render', 'accounts', 'monitoring', 'tools', 'http', 'rest', 'mcp', 'pages', 'well-known'],
+  'well-known': ['lib', 'schemas', 'outbound', 'scan', 'db', 'bot-auth', 'tools', 'http', 'rest', 'pages'],
+  server: ['lib', 'schemas', 'outbound', 'scan', 'db', 'render', 'accounts', 'monitoring', 'bot-auth', 'tools', 'http', 'rest', 'mcp', 'pages', 'well-known'],
 };
 const FOLDERS = Object.keys(LAYERS);
 

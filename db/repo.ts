@@ -5,6 +5,7 @@ import { VERTICALS } from '../schemas/params.js';
 import type { AccountRepo } from './accounts-repo.js';
 
 import type { MonitoringRepo } from './monitoring-repo.js';
+import type { SigningKeyRepo } from './signing-keys-repo.js';
 
 export interface NewScan {
   host: string; // normalised host identity (lower case, no leading www., port when not default)
@@ -112,6 +113,7 @@ export interface Repository {
   /** Console accounts, sign-in tokens, sessions and the scans of an account (db/accounts-repo.ts). */
   readonly accounts: AccountRepo;
   readonly monitoring: MonitoringRepo; // history, ownership, monitors, webhooks
+  readonly signingKeys: SigningKeyRepo; // the scanner's Web Bot Auth keys (db/signing-keys-repo.ts)
   init(): Promise<void>; // idempotent schema and indexes
   close(): Promise<void>;
   ping(): Promise<void>; // the readiness probe: throws, within a few seconds, when the store cannot be read or take a write

@@ -7,6 +7,7 @@ import { AppError } from '../lib/errors.js';
 import type { ProductFacts, Resource } from './artifacts.js';
 import { browserView, notRun } from './browser-view.js';
 import { createFetcher, type LookupFunction } from '../outbound/fetch.js';
+import type { RequestSigner } from '../outbound/request-signer.js';
 import { gather, homeUnusable } from './fetching/gather.js';
 import { readInPool, warmPagePool, type BodyReader } from './parser-threads/page-pool.js';
 import { RUBRIC_VERSION } from './checks/rubric.js';
@@ -38,6 +39,8 @@ export interface ScanOptions {
   render?: PageRenderer;
   /** Wall time of the render (default 15 s), within what is left of timeoutMs. */
   renderTimeoutMs?: number;
+  /** Signs the scan's requests (Web Bot Auth); none when SIGN_REQUESTS is off or there is no key (the command line). */
+  signer?: RequestSigner;
 }
 
 /** Less time than this left in the scan, and the browser is not started: a render needs a few seconds at least. */
@@ -69,6 +72,7 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
     lookup: opts.lookup,
     baseUrl: opts.baseUrl,
     log: opts.log,
+    signer: opts.signer,
   });
 
   const artifacts = await gather(url, fetcher, { baseUrl: opts.baseUrl, maxRequests: opts.maxRequests, read: opts.read ?? readInPool });

@@ -38,6 +38,7 @@ import type {
 } from '../repo.js';
 import { assertVertical, HOST_PREFIX_MAX } from '../repo.js';
 import { MongoAccounts } from './accounts.js';
+import { MongoSigningKeys, SIGNING_KEYS_COLLECTION } from './signing-keys.js';
 import { toLatest, toScan, toScanJson } from './docs.js';
 import type { MongoRunner } from './runner.js';
 import { DatabaseUnavailableError } from '../../lib/db-failure.js';
@@ -178,6 +179,7 @@ export class MongoRepo implements Repository {
   /** A replica set or sharded cluster: multi-document transactions, and with them the score histogram. */
   private transactions = false;
   readonly accounts: MongoAccounts;
+  readonly signingKeys: MongoSigningKeys;
 
   constructor(uri: string, dbName: string) {
     this.client = new MongoClient(uri, MONGO_CLIENT_OPTIONS);
@@ -194,12 +196,13 @@ export class MongoRepo implements Repository {
     this.bands = this.db.collection<BandDoc>('score_bands');
     this.health = this.db.collection<HealthDoc>('health_probe');
     this.accounts = new MongoAccounts(this.db, runner);
+    this.signingKeys = new MongoSigningKeys(this.db, runner);
   }
 
   async init(): Promise<void> {
     await this.client.connect();
     this.transactions = await supportsTransactions(this.db);
-    await ensureCollections(this.db, ['scans', 'latest', 'delisted', 'counters', 'score_buckets', 'score_bands']);
+    await ensureCollections(this.db, ['scans', 'latest', 'delisted', 'counters', 'score_buckets', 'score_bands', SIGNING_KEYS_COLLECTION]);
     await Promise.all([
       this.scans.createIndexes(Q.INDEXES.scans),
       this.latest.createIndexes(Q.INDEXES.latest),

@@ -102,6 +102,7 @@ export const EVERY_METHOD: Record<Exclude<keyof Repository, 'init' | 'close'>, (
   pruneUsage: (r) => r.pruneUsage('p'),
   accounts: (r) => Promise.all([r.accounts.findSession('h', new Date(T0)), r.accounts.scansOfAccount('acct', { limit: 5 })]),
   monitoring: (r) => Promise.all([r.monitoring.scanHistory('a.example', 10), r.monitoring.claimDueDelivery(new Date(T0), 1000)]),
+  signingKeys: (r) => Promise.all([r.signingKeys.list(), r.signingKeys.pruneRetired(new Date(T0))]),
 };
 
 /** Fails unless `call` rejects with an error the HTTP layer answers as 503 SERVICE_UNAVAILABLE. */

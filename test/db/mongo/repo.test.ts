@@ -8,6 +8,7 @@ import { runRepositoryContract } from '../contract.js';
 import type { Repository } from '../../../db/repo.js';
 import { runMonitoringContract } from '../monitoring-contract.js';
 import { runAccountRepoContract } from '../accounts-contract.js';
+import { runSigningKeysContract } from '../signing-keys-contract.js';
 
 const uri = process.env.MONGODB_URI;
 const dbNames: string[] = [];
@@ -69,3 +70,4 @@ runMonitoringContract(
 );
 
 runAccountRepoContract('MongoRepo accounts', openFresh, { skip: !uri && 'MONGODB_URI not set' });
+runSigningKeysContract('MongoRepo signing keys', openFresh, { skip: !uri && 'MONGODB_URI not set' });
