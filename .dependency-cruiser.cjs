@@ -20,7 +20,7 @@ const LAYERS = {
   // The three surfaces sit side by side: none imports another (mcp/ and pages/ list no rest/).
   rest: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'tools', 'http'],
   mcp: ['lib', 'schemas', 'outbound', 'scan', 'db', 'tools', 'http'],
-  pages: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'tools', 'http'],
+  pages: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'bot-auth', 'tools', 'http'],
   // The documents describe the API from its route table and OpenAPI, never from its router; MCP from tools/.
   'well-known': ['lib', 'schemas', 'outbound', 'scan', 'db', 'bot-auth', 'tools', 'http', 'rest', 'pages'],
   server: ['lib', 'schemas', 'outbound', 'scan', 'db', 'render', 'accounts', 'monitoring', 'bot-auth', 'tools', 'http', 'rest', 'mcp', 'pages', 'well-known'],
@@ -28,14 +28,16 @@ const LAYERS = {
 const FOLDERS = Object.keys(LAYERS);
 
 // Rooms inside the audit engine, from the base up: what a document says, the facts of a product page, the
-// threads that parse pages, the requests a scan makes, and the checks that read it all. scan/index.ts (the
+// threads that parse pages, the agents that matter and how their answers compare, the requests a scan makes, and
+// the checks that read it all. scan/index.ts (the
 // entry), browser-view.ts and protocols.ts sit above every room; artifacts.ts (the record) below them all.
 const SCAN_ROOMS = [
   ['documents', []],
   ['products', ['documents']],
   ['parser-threads', ['documents', 'products']],
-  ['fetching', ['documents', 'products', 'parser-threads']],
-  ['checks', ['documents', 'products', 'parser-threads', 'fetching']],
+  ['agents', ['documents', 'products']],
+  ['fetching', ['documents', 'products', 'parser-threads', 'agents']],
+  ['checks', ['documents', 'products', 'parser-threads', 'agents', 'fetching']],
 ];
 const any = (names) => `^(${names.join('|')})/`;
 

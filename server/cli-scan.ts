@@ -22,7 +22,7 @@ export const SCAN_USAGE = `Usage: store-readiness scan <url> [--json] [--min-sco
   --json           print the full result as JSON instead of the report
   --min-score N    exit with code 1 when the score is below N (0-100), e.g. in CI
 
-Environment: SCAN_TIMEOUT_MS, SCAN_MAX_REQUESTS, SCAN_ALLOW_PRIVATE, BASE_URL.
+Environment: SCAN_TIMEOUT_MS, SCAN_MAX_REQUESTS, AGENTS_MAX_REQUESTS, SCAN_ALLOW_PRIVATE, BASE_URL.
 Exit codes: 0 done, 1 below --min-score, 2 usage error or failed scan.
 `;
 
@@ -83,6 +83,7 @@ export async function runScanCommand(
       timeoutMs: config.SCAN_TIMEOUT_MS,
       baseUrl: config.BASE_URL,
       signal: io.signal,
+      agentsMaxRequests: config.AGENTS_MAX_REQUESTS,
     });
     io.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderReport(result));
     if (args.minScore !== null && result.score < args.minScore) {

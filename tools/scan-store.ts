@@ -109,6 +109,7 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
     render: ctx.renderer,
     renderTimeoutMs: config.RENDER_TIMEOUT_MS,
     signer,
+    agentsMaxRequests: config.AGENTS_MAX_REQUESTS,
     ...(ctx.scanOverrides as object | undefined),
   });
 
