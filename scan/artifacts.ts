@@ -191,7 +191,7 @@ export interface AgentMatrix {
   note: string | null; // why it did not run, or which agents were sampled
   homeUrl: string | null;
   productUrl: string | null;
-  /** The browser-like request each agent is compared with: unsigned, like the agents' (our neutral user-agent). */
+  /** The browser-like request each agent is compared with (our neutral user-agent): unsigned like the agents' when the scan signs, on the home page only once an agent got something else there. */
   baseline: { home: AgentVisit | null; product: AgentVisit | null };
   /** The same page asked signed (the scan's own request) and unsigned, when the scan signs. */
   signedPair: { url: string; signed: AgentVisit; unsigned: AgentVisit } | null;

@@ -58,12 +58,11 @@ export const Agents = z
     baseline: z
       .object({
         user_agent: z.string(),
-        signed: z.literal(false),
         home: AgentVisit.nullable(),
         product: AgentVisit.nullable(),
       })
       .nullable()
-      .describe('The browser-like request every agent is compared with: our own user-agent, unsigned like the agents.'),
+      .describe("The browser-like request every agent is compared with: our own user-agent, sent unsigned like the agents' (the home page only when an agent got something else than the scan's own request)."),
     signature: z
       .object({
         signing: z.boolean().describe('This instance signs its requests (Web Bot Auth).'),

@@ -32,7 +32,7 @@ export function agentsReport(r: ReportInput): Agents {
   return {
     status: 'checked',
     note: m.note,
-    baseline: { user_agent: NEUTRAL_UA(r.baseUrl), signed: false, home: visitOut(m.baseline.home), product: visitOut(m.baseline.product) },
+    baseline: { user_agent: NEUTRAL_UA(r.baseUrl), home: visitOut(m.baseline.home), product: visitOut(m.baseline.product) },
     signature,
     rows: AGENTS.map((agent) => (agent.kind === 'browser' ? browserRow(agent, r.browserView) : matrixRow(agent, runs.get(agent.name)))),
     findings: findingsOf(m),

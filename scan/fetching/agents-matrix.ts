@@ -60,8 +60,13 @@ export async function runAgentMatrix(m: MatrixInput): Promise<AgentMatrix> {
     return factsOf(read.product);
   };
 
-  // The browser-like pages: the scan's own answers, asked again unsigned when the scan signs.
-  const homeP: Promise<Page> = (m.signed ? get(homeRes.url) : Promise.resolve(m.home)).then((resource) => ({ url: homeRes.url, resource, facts: null }));
+  // The browser-like home page: the scan's own answer; asked again unsigned (like the agents) only when an agent got
+  // something else, since then it decides whether the difference is the agent's or the signature's.
+  let unsignedHome: Promise<Resource> | null = null;
+  const homeBaseline = () => (m.signed ? (unsignedHome ??= get(homeRes.url)) : Promise.resolve(m.home));
+  const homePage: Page = { url: homeRes.url, resource: m.home, facts: null };
+  // The browser-like product page: asked unsigned whenever the scan signs, as the pair that shows whether the store
+  // treats signed agents differently.
   const pdpP = m.firstPdp.then((p) => (p && p.resource.ok ? { ...p, res: p.resource.res } : null));
   const productP: Promise<Page | null> = pdpP.then(async (p) => {
     if (!p) return null;
@@ -72,70 +77,99 @@ export async function runAgentMatrix(m: MatrixInput): Promise<AgentMatrix> {
   });
 
   const visit = async (agent: KnownAgent, which: 'home' | 'product'): Promise<AgentVisit | null> => {
-    const isProduct = which === 'product';
-    const page = await (isProduct ? productP : homeP);
-    if (!page) return null;
-    const resource = await get(page.url, matrixUserAgent(agent, m.baseUrl));
+    if (which === 'home') {
+      const resource = await get(homeRes.url, matrixUserAgent(agent, m.baseUrl));
+      const first = visitOf({ url: homeRes.url, resource, baseline: homeRes });
+      return first.access === 'served' || !m.signed ? first : visitOf({ url: homeRes.url, resource, baseline: responseOf(await homeBaseline()) });
+    }
+    // Sent as soon as the page is known, beside the unsigned browser-like request rather than after it.
+    const url = (await pdpP)?.res.url;
+    if (!url) return null;
+    const resource = await get(url, matrixUserAgent(agent, m.baseUrl));
+    const page = (await productP) as Page;
     const base = responseOf(page.resource);
     const res = responseOf(resource);
-    // A product page is read only when it differs from the browser-like one; a body cut at the cap is not compared.
-    const facts = !isProduct || !res || !resource.ok ? null : res.body === base?.body ? page.facts : await readFacts(resource);
-    return visitOf({ url: page.url, resource, baseline: base, facts, baselineFacts: isProduct && resource.ok ? page.facts : null });
+    // Read only when it differs from the browser-like page; a body cut at the cap is not compared.
+    const facts = !res || !resource.ok ? null : res.body === base?.body ? page.facts : await readFacts(resource);
+    return visitOf({ url: page.url, resource, baseline: base, facts, baselineFacts: resource.ok ? page.facts : null });
   };
-  const allowed = (agent: KnownAgent, url: string | null): boolean | null => (url === null || agent.token === null ? null : m.robots.isAllowed(agent.token, url));
-
-  // User fetchers act for a shopper (robots.txt may not bind them): every one asks both pages.
-  const fetchers = AGENTS.filter((a) => a.kind === 'user_fetcher');
+  const productUrl = async () => (await pdpP)?.res.url ?? null;
+  const robotsOf = async (agent: KnownAgent) => {
+    const allowed = (url: string | null) => (url === null || agent.token === null ? null : m.robots.isAllowed(agent.token, url));
+    return { home: allowed(homeRes.url), product: allowed(await productUrl()) };
+  };
   const runs = new Map<string, AgentRun>();
-  await Promise.all(
-    fetchers.map(async (agent) => {
+  const record = (agent: KnownAgent, robots: AgentRun['robots'], home: AgentVisit | null, product: AgentVisit | null, skipped: string | null) =>
+    void runs.set(agent.name, { agent: agent.name, robots, home, product, skipped });
+
+  // User fetchers act for a shopper (robots.txt may not bind them): every one asks both pages. Beside them the first
+  // crawlers, each asking one page (the product page, where cloaking shows), which decide whether to sample the rest.
+  const crawlers = AGENTS.filter((a) => (a.kind === 'search_indexer' || a.kind === 'training_crawler') && a.userAgent !== null);
+  const firstCrawlers = crawlers.slice(0, SAMPLE_AFTER);
+  await Promise.all([
+    ...AGENTS.filter((a) => a.kind === 'user_fetcher').map(async (agent) => {
       const [home, product] = await Promise.all([visit(agent, 'home'), visit(agent, 'product')]);
-      const productUrl = (await productP)?.url ?? null;
-      runs.set(agent.name, { agent: agent.name, robots: { home: allowed(agent, homeRes.url), product: allowed(agent, productUrl) }, home, product, skipped: null });
+      record(agent, await robotsOf(agent), home, product, null);
     }),
-  );
-  const [home, product] = await Promise.all([homeP, productP]);
+    ...firstCrawlers.map(async (agent) => {
+      const robots = await robotsOf(agent);
+      const which = robots.product ? 'product' : robots.home ? 'home' : null;
+      const v = which ? await visit(agent, which) : null;
+      const why = which === null ? 'Not asked: robots.txt disallows it here, so the crawler itself would not ask.' : null;
+      record(agent, robots, which === 'home' ? v : null, which === 'product' ? v : null, why);
+    }),
+  ]);
   const likeBrowser = (r: AgentRun) => [r.home, r.product].every((v) => v === null || (v.access === 'served' && v.differences.length === 0));
+  const alike = [...runs.values()].every(likeBrowser);
 
-  // Crawlers, in the table's order: only where their own token may go; sampled once the store answers like a browser.
-  let alike = [...runs.values()].every(likeBrowser);
-  let alikeInARow = 0;
+  // A store that answered alike has the other crawlers sampled; one that did not is asked by every crawler, both
+  // pages where its token may go, until the cap or the time runs out.
   let sampled = 0;
-  for (const agent of AGENTS.filter((a) => a.kind === 'search_indexer' || a.kind === 'training_crawler')) {
-    const robots = { home: allowed(agent, home.url), product: allowed(agent, product?.url ?? null) };
-    const skip = (why: string) => void runs.set(agent.name, { agent: agent.name, robots, home: null, product: null, skipped: why });
-    if (!agent.userAgent) skip('A robots.txt token only: it sends no requests of its own.');
-    else if (alike && alikeInARow >= SAMPLE_AFTER) {
-      sampled++;
-      skip('Not asked: sampled (the store answered the agents before it as it answers a browser).');
-    } else if (m.fetcher.signal.aborted) skip('Not asked: the matrix ran out of time.');
-    else if (m.fetcher.requestsUsed + (robots.home ? 1 : 0) + (robots.product ? 1 : 0) > m.maxRequests) skip("Not asked: the matrix's request cap was reached.");
-    else if (!robots.home && !robots.product) skip('Not asked: robots.txt disallows it here, so the crawler itself would not ask.');
-    else {
-      const [h, p] = await Promise.all([robots.home ? visit(agent, 'home') : null, robots.product ? visit(agent, 'product') : null]);
-      const run: AgentRun = { agent: agent.name, robots, home: h, product: p, skipped: robots.home && (robots.product ?? true) ? null : 'A page robots.txt disallows for it was not asked.' };
-      runs.set(agent.name, run);
-      alike &&= likeBrowser(run);
-      alikeInARow = alike ? alikeInARow + 1 : 0;
+  for (const agent of crawlers) {
+    const robots = await robotsOf(agent);
+    const asked = runs.get(agent.name);
+    const pages = (['home', 'product'] as const).filter((p) => robots[p] && !asked?.[p]);
+    if (alike) {
+      if (!asked) sampled++;
+      if (!asked) record(agent, robots, null, null, 'Not asked: sampled (the store answered the agents before it as it answers a browser).');
+      else if (pages.length > 0 && !asked.skipped) asked.skipped = 'Its other page was not asked: sampled.';
+      continue;
     }
+    if (pages.length === 0) continue;
+    if (m.fetcher.signal.aborted || m.fetcher.requestsUsed + pages.length > m.maxRequests) {
+      const why = m.fetcher.signal.aborted ? 'Not asked: the matrix ran out of time.' : "Not asked: the matrix's request cap was reached.";
+      record(agent, robots, asked?.home ?? null, asked?.product ?? null, asked ? why.replace('Not asked', 'Its other page was not asked') : why);
+      continue;
+    }
+    const [home, product] = await Promise.all([pages.includes('home') ? visit(agent, 'home') : null, pages.includes('product') ? visit(agent, 'product') : null]);
+    const disallowed = robots.home === false || robots.product === false ? 'A page robots.txt disallows for it was not asked.' : null;
+    record(agent, robots, home ?? asked?.home ?? null, product ?? asked?.product ?? null, disallowed);
   }
+  for (const agent of AGENTS.filter((a) => a.kind !== 'browser' && a.userAgent === null)) record(agent, await robotsOf(agent), null, null, 'A robots.txt token only: it sends no requests of its own.');
 
-  const baseline = { home: visitOf({ url: home.url, resource: home.resource, baseline: null }), product: product ? visitOf({ url: product.url, resource: product.resource, baseline: null, facts: product.facts }) : null };
+  const product = await productP;
   const pdp = await pdpP;
-  const signedOf = product && pdp ? { url: product.url, own: pdp.resource, twin: product } : { url: home.url, own: m.home, twin: home };
+  if (m.signed && !product) await homeBaseline(); // no product page: the signed/unsigned pair is the home page's
+  const home = unsignedHome ? await unsignedHome : m.home;
+  const baseline = {
+    home: visitOf({ url: homePage.url, resource: home, baseline: null }),
+    product: product ? visitOf({ url: product.url, resource: product.resource, baseline: null, facts: product.facts }) : null,
+  };
+  const pair = product && pdp ? { url: product.url, own: pdp.resource, twin: product.resource } : unsignedHome ? { url: homePage.url, own: m.home, twin: home } : null;
   return {
     status: 'checked',
     note: sampled > 0 ? `Sampled: the store answered the first agents as it answers a browser, so ${sampled} crawlers were not asked.` : null,
-    homeUrl: home.url,
+    homeUrl: homePage.url,
     productUrl: product?.url ?? null,
     baseline,
-    signedPair: m.signed
-      ? {
-          url: signedOf.url,
-          signed: visitOf({ url: signedOf.url, resource: signedOf.own, baseline: null }),
-          unsigned: visitOf({ url: signedOf.url, resource: signedOf.twin.resource, baseline: responseOf(signedOf.own) }),
-        }
-      : null,
+    signedPair:
+      m.signed && pair
+        ? {
+            url: pair.url,
+            signed: visitOf({ url: pair.url, resource: pair.own, baseline: null }),
+            unsigned: visitOf({ url: pair.url, resource: pair.twin, baseline: responseOf(pair.own) }),
+          }
+        : null,
     rows: AGENTS.filter((a) => a.kind !== 'browser').flatMap((a) => runs.get(a.name) ?? []),
     requests: m.fetcher.requestsUsed,
     maxRequests: m.maxRequests,

@@ -25,7 +25,7 @@ function agents(): Agents {
   }));
   return {
     status: 'checked', note: null,
-    baseline: { user_agent: 'ua', signed: false, home: visit('https://shop.example/'), product: visit('https://shop.example/p') },
+    baseline: { user_agent: 'ua', home: visit('https://shop.example/'), product: visit('https://shop.example/p') },
     signature: { signing: true, signature_agent: 'https://readiness.example', key_id: 'k', url: 'https://shop.example/p', signed_status: 200, unsigned_status: 200, verdict: 'same' },
     rows,
     findings: [{ id: 'cloaking', agents: ['OAI-SearchBot'], title: 'Agents are shown other product facts than shoppers', detail: `OAI-SearchBot: ${HOSTILE} on the product page.`, fix: 'Serve agents the page you serve shoppers.' }],

@@ -178,6 +178,7 @@ describe('the agents matrix through GET /api/v1/scan', () => {
       'grouped by kind',
     );
     assert.equal(agents.requests, unsignedRequests(store).length, 'the report counts what the store saw');
+    assert.equal(agents.requests, 11, 'the product page unsigned, 4 user fetchers × 2 pages, 2 crawlers × 1 page');
     // Every matrix request says it is ours: the agent's user-agent, then our token and /bot; the browser-like ones are our own.
     for (const r of unsignedRequests(store)) {
       const userAgent = String(r.headers['user-agent']);
