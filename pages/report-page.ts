@@ -32,6 +32,7 @@ import { CHECKS } from '../scan/checks/registry.js';
 import { CAP_SCORE, type CheckId } from '../scan/checks/rubric.js';
 import { browserViewMarkdown, browserViewSection } from './browser-view.js';
 import { readableReport } from '../tools/stored-report.js';
+import { agentsMarkdown, agentsSection } from './agents-matrix.js';
 import { availabilityBasisPhrase, isGuessedAvailability } from '../scan/products/availability-basis.js';
 
 type Report = ScanResult;
@@ -187,6 +188,8 @@ ${opts.extras ? changesSection(opts.extras) : ''}
 
 ${browserViewSection(report.browser_view)}
 
+${agentsSection(report.agents)}
+
 <div class="grid grid-2">
   <section class="card" aria-labelledby="rank-h">
     <h2 id="rank-h">In the readiness index</h2>
@@ -288,6 +291,7 @@ export function renderReportMarkdown(report: Report, baseUrl: string): string {
       : fixes.map((f, i) => `${i + 1}. **+${num(f.points)} pts** ${mdText(f.title, 200)} (\`${mdText(f.check_id, 80)}\`): ${oneLine(String(f.how ?? ''))}`)),
     '',
     ...browserViewMarkdown(report.browser_view),
+    ...agentsMarkdown(report.agents),
   ].join('\n');
 }
 

@@ -3,7 +3,7 @@
 // never counted in it: the public score must not depend on whether the scanning instance had a browser.
 import type { BrowserFinding, BrowserView, RenderedPageView } from '../schemas/browser-view.js';
 import type { Artifacts, HttpResponse, PageFacts, ProductFacts } from './artifacts.js';
-import { challengeMarker } from './checks/bot-wall.js';
+import { challengeMarker } from './documents/challenge.js';
 import { nameIndex, normText } from './checks/page-text.js';
 import type { BodyReader } from './parser-threads/page-pool.js';
 import type { PageRead } from './parser-threads/page-work.js';

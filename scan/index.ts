@@ -7,6 +7,7 @@ import { AppError } from '../lib/errors.js';
 import type { ProductFacts, Resource } from './artifacts.js';
 import { browserView, notRun } from './browser-view.js';
 import { createFetcher, type LookupFunction } from '../outbound/fetch.js';
+import type { RequestSigner } from '../outbound/request-signer.js';
 import { gather, homeUnusable } from './fetching/gather.js';
 import { readInPool, warmPagePool, type BodyReader } from './parser-threads/page-pool.js';
 import { RUBRIC_VERSION } from './checks/rubric.js';
@@ -16,6 +17,9 @@ import { runChecks } from './checks/registry.js';
 import { score } from './checks/score.js';
 import { normaliseScanTarget } from '../outbound/url.js';
 import { hostIdentity } from '../lib/hosts.js';
+import { isPublicEntry } from '../lib/public-entry.js';
+import { MATRIX_CONCURRENCY, MATRIX_REQUEST_TIMEOUT_MS, MATRIX_TIME_MS } from './fetching/agents-matrix.js';
+import { agentsReport } from './agents/report.js';
 
 export interface ScanLogger {
   warn(obj: unknown, msg?: string): void;
@@ -38,6 +42,10 @@ export interface ScanOptions {
   render?: PageRenderer;
   /** Wall time of the render (default 15 s), within what is left of timeoutMs. */
   renderTimeoutMs?: number;
+  /** Signs the scan's requests (Web Bot Auth); none when SIGN_REQUESTS is off or there is no key (the command line). */
+  signer?: RequestSigner;
+  /** The agents matrix's own request cap (AGENTS_MAX_REQUESTS) on a scan of a store's root; 0 or absent: not run. */
+  agentsMaxRequests?: number;
 }
 
 /** Less time than this left in the scan, and the browser is not started: a render needs a few seconds at least. */
@@ -69,9 +77,15 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
     lookup: opts.lookup,
     baseUrl: opts.baseUrl,
     log: opts.log,
+    signer: opts.signer,
   });
 
-  const artifacts = await gather(url, fetcher, { baseUrl: opts.baseUrl, maxRequests: opts.maxRequests, read: opts.read ?? readInPool });
+  const artifacts = await gather(url, fetcher, {
+    baseUrl: opts.baseUrl,
+    maxRequests: opts.maxRequests,
+    read: opts.read ?? readInPool,
+    agents: agentsOf(url, opts),
+  });
   throwIfAborted(opts.signal);
   assertHomeUsable(artifacts.home, fetcher.deadlineHit, opts);
 
@@ -108,8 +122,39 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
     fetched: artifacts.fetchLog.map((e) => ({ url: e.url, status: e.status, ms: Math.max(0, Math.round(e.ms)), outcome: e.outcome })),
     duration_ms: Math.max(0, Math.round(performance.now() - started)),
     browser_view,
+    agents: agentsReport({ matrix: artifacts.agentMatrix, browserView: browser_view, signer: opts.signer, notRun: agentsNotRunNote(url, opts), baseUrl: opts.baseUrl }),
   };
   return { audit, homeUrl: artifacts.home.res?.url ?? null };
+}
+
+/**
+ * The agents matrix's fetcher, on a scan of a store's root when the instance allows it: its own request cap, two in
+ * flight, MATRIX_TIME_MS of the scan's deadline, the same address rules. Its requests are never signed.
+ */
+function agentsOf(url: URL, opts: ScanOptions): { fetcher: ReturnType<typeof createFetcher>; maxRequests: number; signed: boolean } | undefined {
+  if (agentsNotRunNote(url, opts) !== null) return undefined;
+  const maxRequests = opts.agentsMaxRequests ?? 0;
+  const fetcher = createFetcher({
+    allowPrivate: opts.allowPrivate,
+    allowIPAddressList: opts.allowIPAddressList,
+    allowedPorts: opts.allowedPorts ?? (opts.allowIPAddressList?.length && !opts.allowPrivate ? 'any' : undefined),
+    maxRequests,
+    deadlineMs: Math.min(opts.timeoutMs, MATRIX_TIME_MS),
+    requestTimeoutMs: Math.min(requestTimeout(opts), MATRIX_REQUEST_TIMEOUT_MS),
+    concurrency: MATRIX_CONCURRENCY,
+    signal: opts.signal,
+    lookup: opts.lookup,
+    baseUrl: opts.baseUrl,
+    log: opts.log,
+  });
+  return { fetcher, maxRequests, signed: opts.signer !== undefined };
+}
+
+/** Why this scan runs no agents matrix, or null when it runs one. */
+function agentsNotRunNote(url: URL, opts: ScanOptions): string | null {
+  if (!opts.agentsMaxRequests) return 'Not run: this instance runs no agents matrix (AGENTS_MAX_REQUESTS=0).';
+  if (!isPublicEntry(url)) return "Not run: the agents matrix runs on scans of a store's root only.";
+  return null;
 }
 
 /** Maps an unusable homepage (gather.ts homeUnusable) to the error the caller gets. */

@@ -3,6 +3,7 @@
 // Described once here; tools, routes, OpenAPI and the MCP output schemas import these.
 import { z } from 'zod';
 import { BrowserView } from './browser-view.js';
+import { Agents } from './agents.js';
 
 export const Grade = z.enum(['A', 'B', 'C', 'D', 'E']).describe('Letter grade: A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, else E.');
 export const CheckStatus = z.enum(['pass', 'partial', 'fail']);
@@ -151,6 +152,7 @@ export const AuditResult = z.object({
   fetched: z.array(FetchedEntry),
   duration_ms: z.int(),
   browser_view: BrowserView.optional().describe('What browser agents see, beside the score and not counted in it. Absent on scans made before it existed.'),
+  agents: Agents.optional().describe('What each AI agent gets from the store (the agents matrix). Absent on scans made before it existed.'),
 });
 export type AuditResult = z.infer<typeof AuditResult>;
 

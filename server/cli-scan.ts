@@ -50,7 +50,7 @@ export const SCAN_USAGE = `Usage: store-readiness scan <url> [options]
                          (history, index, console)
   --key KEY              its Pro API key (better: set ${API_KEY_ENV})
 
-Environment: SCAN_TIMEOUT_MS, SCAN_MAX_REQUESTS, SCAN_ALLOW_PRIVATE, BASE_URL (local scans); ${API_KEY_ENV}.
+Environment: SCAN_TIMEOUT_MS, SCAN_MAX_REQUESTS, AGENTS_MAX_REQUESTS, SCAN_ALLOW_PRIVATE, BASE_URL (local scans); ${API_KEY_ENV}.
 Exit codes: 0 scanned and every gate passed, 1 a gate failed (each failure is named on stderr),
             2 usage error, or the store could not be scanned, or the baseline could not be read.
 `;
@@ -175,6 +175,7 @@ async function scanLocally(url: string, env: Record<string, string | undefined>,
     timeoutMs: config.SCAN_TIMEOUT_MS,
     baseUrl: config.BASE_URL,
     signal,
+    agentsMaxRequests: config.AGENTS_MAX_REQUESTS,
   });
   return { json: result, report: CiReport.parse(result) };
 }

@@ -18,6 +18,7 @@ import { createCrawl } from './crawl.js';
 import { createMailer } from '../accounts/mailer.js';
 import { closePagePool, reportPagePoolErrors, warmPagePool } from '../scan/parser-threads/page-pool.js';
 import { createChromiumRenderer } from '../render/chromium.js';
+import { keyringOf } from './app.js';
 
 export interface Running {
   server: Server;
@@ -70,11 +71,15 @@ export async function serve(config: Config): Promise<Running> {
   reportPagePoolErrors((err) => log.warn({ err }, 'page parser thread failed; reading in the main thread meanwhile'));
   const mailer = createMailer(config, log); // one mailer for sign-in links and owner notifications
   const state = createAppState(config); // one scan bound and one set of running scans for the API and the worker
-  const monitoring = createMonitoring({ config, db, log, state, box, mailer, metrics });
-  const crawl = createCrawl({ config, db, log, metrics }); // deep audits and the seeded index, in pools of their own
+  // The scanner's signing key, made on first start (one for every instance of the store): its directory is ready
+  // before the first signed request goes out.
+  const keyring = config.SIGN_REQUESTS ? keyringOf({ config, db, log }, box) : null;
+  await keyring?.signer();
+  const monitoring = createMonitoring({ config, db, log, state, box, mailer, metrics, requestSigner: keyring?.signer });
+  const crawl = createCrawl({ config, db, log, metrics, requestSigner: keyring?.signer }); // deep audits and the seeded index, in pools of their own
   // The browser view when Chromium is installed (started on the first scan); without it scans say it did not run.
   const renderer = createChromiumRenderer({ executablePath: config.CHROMIUM_PATH, concurrency: config.RENDER_CONCURRENCY, log, metrics }) ?? undefined;
-  const app = createApp({ config, db, log, state, box, mailer, metrics, renderer });
+  const app = createApp({ config, db, log, state, box, mailer, metrics, renderer, keyring });
   const server = app.listen(config.PORT, config.HOST);
   Object.assign(server, { connectionsCheckingInterval: 1_000 }); // read on 'listening': enforce the timeouts below every 1 s, not Node's 30 s (R8)
   try {

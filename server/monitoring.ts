@@ -74,7 +74,16 @@ export const accountMail = (db: Repository, mailer: Mailer): SendMail => async (
 };
 
 export function createMonitoring(
-  deps: { config: Config; db: Repository; log: Logger; state: AppState; mailer?: Mailer; metrics?: ServiceMetrics; scanOverrides?: ToolContext['scanOverrides'] } & Partial<
+  deps: {
+    config: Config;
+    db: Repository;
+    log: Logger;
+    state: AppState;
+    mailer?: Mailer;
+    metrics?: ServiceMetrics;
+    scanOverrides?: ToolContext['scanOverrides'];
+    requestSigner?: ToolContext['requestSigner'];
+  } & Partial<
     Pick<WorkerDeps, 'sendMail' | 'now' | 'box' | 'runScan' | 'lookup' | 'allowIPAddressList'>
   >,
 ): MonitoringWorker {

@@ -73,6 +73,16 @@ export function renderReport(r: AuditResult): string {
       out.push(`  ${clean(p.name?.value ?? '', 80)} · ${clean(price, 60)} · ${clean(p.availability?.value ?? 'no availability', 40)}${basis} (${p.markup})`);
     }
   }
+  const agents = r.agents?.status === 'checked' ? r.agents.rows.filter((a) => a.got_page === false || a.same_facts === false) : [];
+  if (agents.length > 0) {
+    out.push('');
+    out.push('AI agents that did not get what a browser gets');
+    for (const a of agents) {
+      const missed = (['home', 'product'] as const).flatMap((p) => (a[p] && a[p].access !== 'served' ? [`${a[p].access} on the ${p} page (${a[p].status ?? 'no answer'})`] : []));
+      const facts = a.same_facts === false ? [`shown ${(a.product?.differences ?? []).join(', ')}`] : [];
+      out.push(`  ${clean(a.agent, 40)}: ${clean([...missed, ...facts].join('; '), 300)}`);
+    }
+  }
   out.push('');
   return out.join('\n');
 }

@@ -99,6 +99,7 @@ const flightKey = (target: URL, vertical: string | undefined, caller: Caller): s
 
 async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undefined, ctx: ToolContext): Promise<ScanResult> {
   const { config, db } = ctx;
+  const signer = ctx.requestSigner ? await ctx.requestSigner() : undefined;
   const { audit, homeUrl } = await auditStore(target, {
     allowPrivate: config.SCAN_ALLOW_PRIVATE,
     maxRequests: config.SCAN_MAX_REQUESTS,
@@ -108,6 +109,8 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
     log: ctx.log,
     render: ctx.renderer,
     renderTimeoutMs: config.RENDER_TIMEOUT_MS,
+    signer,
+    agentsMaxRequests: config.AGENTS_MAX_REQUESTS,
     ...(ctx.scanOverrides as object | undefined),
   });
 

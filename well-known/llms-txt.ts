@@ -1,5 +1,6 @@
 // GET /llms.txt: the site summary for agents (llmstxt.org: an H1, a "> " summary, then sections of Markdown links),
 // generated from the MCP tools, the function-calling tools and the route table so it cannot drift from them.
+import { DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH } from '../bot-auth/directory.js';
 import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { deprecationNote } from '../rest/deprecation.js';
 import { MCP_CURRENT_REVISION, mcpTools } from '../tools/mcp-tools.js';
@@ -93,6 +94,11 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     `- [MCP server card](${baseUrl}${MCP_CARD_PATH}) (the same card at [the well-known path](${baseUrl}${SERVER_CARD_PATH})), found through the [AI Catalog](${baseUrl}${AI_CATALOG_PATH}) and the [MCP catalog](${baseUrl}${MCP_CATALOG_PATH}).`,
     `- [Changelog](${baseUrl}${CHANGELOG_PATH}): every change users can see, breaking changes and deprecations announced first.`,
     `- Markdown pages: send \`Accept: text/markdown\` to [the home page](${baseUrl}/), [the readiness index](${baseUrl}/index) or a report (\`/r/{scan_id}\`) for a compact Markdown version.`,
+    '',
+    '## How the scanner identifies itself to stores',
+    '',
+    `- Signed requests (Web Bot Auth, unless this instance turned signing off): every request in the scanner's own name carries \`Signature-Agent: sig1="${baseUrl}"\` and an Ed25519 HTTP Message Signature (RFC 9421) over the request's authority and that member, tagged \`web-bot-auth\`, valid 5 minutes. A site verifies it with the key whose JWK thumbprint is the \`keyid\`, from the [key directory](${baseUrl}${DIRECTORY_PATH}) (\`${DIRECTORY_MEDIA_TYPE}\`, itself signed by each key it lists), and may allow the scanner on that basis. [Who the scanner is and how to allow or refuse it](${baseUrl}/bot).`,
+    `- Each AI agent's door: a scan of a store's root also asks its home page and one product page as each AI agent that matters for shopping (ChatGPT-User, Claude-User, Perplexity-User, MistralAI-User, the AI search indexers and training crawlers), with the agent's own user-agent followed by \`store-readiness-agents/1.0 (+${baseUrl}/bot)\`, unsigned, two at a time, under its own request cap; crawlers that robots.txt turns away are not asked. The report's \`agents\` part says what each got.`,
     '',
   ].join('\n');
 }

@@ -39,6 +39,7 @@ import type {
 import { assertVertical, HOST_PREFIX_MAX } from '../repo.js';
 import { MongoAccounts } from './accounts.js';
 import { MongoAudits, MongoQueue } from './queue.js';
+import { MongoSigningKeys, SIGNING_KEYS_COLLECTION } from './signing-keys.js';
 import { toLatest, toScan, toScanJson } from './docs.js';
 import type { MongoRunner } from './runner.js';
 import { DatabaseUnavailableError } from '../../lib/db-failure.js';
@@ -181,6 +182,7 @@ export class MongoRepo implements Repository {
   readonly accounts: MongoAccounts;
   readonly queue: MongoQueue;
   readonly audits: MongoAudits;
+  readonly signingKeys: MongoSigningKeys;
 
   constructor(uri: string, dbName: string) {
     this.client = new MongoClient(uri, MONGO_CLIENT_OPTIONS);
@@ -199,12 +201,13 @@ export class MongoRepo implements Repository {
     this.accounts = new MongoAccounts(this.db, runner);
     this.queue = new MongoQueue(this.db, runner);
     this.audits = new MongoAudits(this.db, runner);
+    this.signingKeys = new MongoSigningKeys(this.db, runner);
   }
 
   async init(): Promise<void> {
     await this.client.connect();
     this.transactions = await supportsTransactions(this.db);
-    await ensureCollections(this.db, ['scans', 'latest', 'delisted', 'counters', 'score_buckets', 'score_bands']);
+    await ensureCollections(this.db, ['scans', 'latest', 'delisted', 'counters', 'score_buckets', 'score_bands', SIGNING_KEYS_COLLECTION]);
     await Promise.all([
       this.scans.createIndexes(Q.INDEXES.scans),
       this.latest.createIndexes(Q.INDEXES.latest),

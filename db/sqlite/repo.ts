@@ -20,8 +20,10 @@ import type {
 } from '../repo.js';
 import { assertVertical, HOST_PREFIX_MAX, HOST_PREFIX_WINDOW, prefixEnd } from '../repo.js';
 import type { AccountRepo } from '../accounts-repo.js';
+import type { SigningKeyRepo } from '../signing-keys-repo.js';
 import { SqliteAccounts, migrateAccountSchema } from './accounts.js';
 import { MONITORING_SCHEMA, SqliteMonitoring } from './monitoring.js';
+import { SIGNING_KEYS_SCHEMA, SqliteSigningKeys } from './signing-keys.js';
 import { migrate, type Migration, type MigrationResult } from './migrations.js';
 import { QUEUE_SCHEMA, SqliteQueue } from './queue.js';
 import { AUDIT_SCHEMA, SqliteAudits } from './audits.js';
@@ -149,6 +151,7 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     up: (db) => db.exec('CREATE TABLE IF NOT EXISTS health_probe (id INTEGER PRIMARY KEY, pad BLOB NOT NULL)'),
   },
   { version: 3, does: 'the work queue, host pace and deep audit tables', up: (db) => db.exec(QUEUE_SCHEMA + AUDIT_SCHEMA) },
+  { version: 4, does: "the scanner's signing keys", up: (db) => db.exec(SIGNING_KEYS_SCHEMA) },
 ];
 const BAND_WIDTH = 5;
 const bandOf = (score: number): number => Math.floor(score / BAND_WIDTH);
@@ -213,6 +216,7 @@ export class SqliteRepo implements Repository {
   private probeStmt!: Database.Statement<[number], unknown>;
   private readonly topCache = new Map<string, TopStmts>();
   private accountsRepo: SqliteAccounts | null = null;
+  private signingKeysRepo: SqliteSigningKeys | null = null;
 
   get accounts(): AccountRepo {
     this.assertOpen();
@@ -222,6 +226,12 @@ export class SqliteRepo implements Repository {
   readonly monitoring: SqliteMonitoring;
   readonly queue: SqliteQueue;
   readonly audits: SqliteAudits;
+
+  get signingKeys(): SigningKeyRepo {
+    this.assertOpen();
+    if (!this.signingKeysRepo) throw new Error('SqliteRepo: init() has not been called');
+    return this.signingKeysRepo;
+  }
 
   /** What init() found and did to the schema (for the start-up log line). */
   migration: MigrationResult | null = null;
@@ -255,6 +265,7 @@ export class SqliteRepo implements Repository {
     // file already at the newest version.
     ensureTables(this.db);
     this.accountsRepo = new SqliteAccounts(this.db);
+    this.signingKeysRepo = new SqliteSigningKeys(this.db);
     this.monitoring.init();
     this.queue.init();
     this.audits.init();

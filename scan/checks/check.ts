@@ -9,7 +9,7 @@ export type CheckStatus = 'pass' | 'partial' | 'fail';
 export interface CheckOutcome {
   status: CheckStatus;
   evidence: string; // what was seen: URL, status, header or snippet (plain text; escaped where rendered)
-  capReason?: HardBlock; // a failure that caps the score; a failing hardBlock check caps by default for H1/H2 (score.ts)
+  capReason?: HardBlock | null; // a failure that caps the score; a failing hardBlock check caps by default for H1/H2 (score.ts); null: this failure does not
   how?: string; // the fix for this store, when it depends on what was found (the store's protocol version); else def.how
 }
 

@@ -36,12 +36,13 @@ export function earnedPoints(def: CheckDef, status: CheckStatus): number {
 }
 
 /**
- * The cap a result imposes: a failing check's own capReason, else its hardBlock for H1/H2. H3 (storefront closed)
- * caps only when the check says so, because a bare 5xx or timeout is an ordinary failure (docs/checks.md §5).
+ * The cap a result imposes: a failing check's own capReason (null: none), else its hardBlock for H1/H2. H3 (storefront
+ * closed) caps only when the check says so, because a bare 5xx or timeout is an ordinary failure (docs/checks.md §5);
+ * H2 does not when only some of the agents are walled.
  */
 export function capReasonOf({ def, outcome }: ScoredInput): HardBlock | null {
   if (outcome.status !== 'fail' || outcome.evidence === INTERNAL_ERROR_EVIDENCE) return null;
-  if (outcome.capReason) return outcome.capReason;
+  if (outcome.capReason !== undefined) return outcome.capReason;
   return def.hardBlock === 'H1' || def.hardBlock === 'H2' ? def.hardBlock : null;
 }
 
