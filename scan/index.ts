@@ -14,6 +14,7 @@ import { protocolFlags } from './protocols.js';
 import type { PageRenderer } from './fetching/render.js';
 import { runChecks } from './checks/registry.js';
 import { score } from './checks/score.js';
+import { findRootCauses } from './checks/root-causes.js';
 import { normaliseScanTarget } from '../outbound/url.js';
 import { hostIdentity } from '../lib/hosts.js';
 
@@ -75,10 +76,11 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
   throwIfAborted(opts.signal);
   assertHomeUsable(artifacts.home, fetcher.deadlineHit, opts);
 
-  const results = runChecks(artifacts, (id, err) =>
-    opts.log?.warn({ check: id, err: err instanceof Error ? err.message : String(err) }, 'check threw; scored as fail'),
+  const { results, causes } = findRootCauses(
+    runChecks(artifacts, (id, err) => opts.log?.warn({ check: id, err: err instanceof Error ? err.message : String(err) }, 'check threw; scored as fail')),
+    artifacts,
   );
-  const scored = score(results);
+  const scored = score(results, causes);
   // The fetcher's ports (see createFetcher above), for the browser's requests.
   const allowedPorts = opts.allowedPorts ?? (opts.allowPrivate || opts.allowIPAddressList?.length ? 'any' : [80, 443]);
   const renderMs = Math.min(opts.renderTimeoutMs ?? 15_000, opts.timeoutMs - (performance.now() - started));
@@ -103,6 +105,7 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
     cap_reason: scored.cap_reason,
     pillars: scored.pillars,
     top_fixes: scored.top_fixes,
+    root_causes: scored.root_causes,
     protocols: protocolFlags(artifacts, results),
     products: artifacts.pdps.flatMap((p) => (p.product ? [productSeen(p.product)] : [])),
     fetched: artifacts.fetchLog.map((e) => ({ url: e.url, status: e.status, ms: Math.max(0, Math.round(e.ms)), outcome: e.outcome })),

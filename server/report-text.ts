@@ -34,6 +34,12 @@ export function renderReport(r: AuditResult): string {
     out.push('');
     out.push(`!! CAPPED at ${CAP_SCORE}: ${why} (${r.cap_reason ?? 'hard block'}). Fix this first; nothing else counts until agents get in.`);
   }
+  for (const cause of r.root_causes ?? []) {
+    out.push('');
+    out.push(`>> START HERE: ${clean(cause.title, 160)} (fix ${cause.check_id}: up to +${cause.points} pts)`);
+    out.push(`   ${clean(cause.detail)}`);
+    out.push(`   Until it is fixed, ${cause.blocks.length} checks are not assessed: ${cause.blocks.join(', ')}.`);
+  }
   out.push('');
 
   const labelWidth = Math.max(...r.pillars.map((p) => p.label.length), 0) + 2;
@@ -44,6 +50,7 @@ export function renderReport(r: AuditResult): string {
     out.push('');
     out.push('Findings');
     for (const { pillar, c } of findings) {
+      if (c.blocked_by) continue; // listed once under START HERE
       const mark = c.status === 'fail' ? 'FAIL   ' : 'PARTIAL';
       out.push(`  ${mark} ${clean(c.title, 120)} (${pillar}, ${c.points}/${c.max})${c.hard_block && c.status === 'fail' ? ' [hard block]' : ''}`);
       if (c.evidence) out.push(`          ${clean(c.evidence)}`);
