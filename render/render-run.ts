@@ -6,7 +6,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RenderedBuyControl, RenderedPage, RenderRequest, RenderRun } from '../scan/fetching/render.js';
 import { startAddressProxy } from './address-proxy.js';
 import { withTimeout } from './with-timeout.js';
-import { coverAt, initScript, probePage, type ProbeResult } from './page-scripts.js';
+import { coverAt, describeLayer, findOverlay, initScript, probePage, type ProbeResult } from './page-scripts.js';
+import { BUY_CONTROL_REASONS, markBuyControls, type MarkedBuyControls } from './buy-controls.js';
 
 /** What one render may spend, on top of its wall time. */
 export const RENDER_BUDGET = { maxRequests: 300, maxBytes: 32 * 1024 * 1024 };
@@ -16,6 +17,7 @@ const CONTEXT_TIMEOUT_MS = 10_000;
 const SETTLE_MS = 1500; // after load: late scripts, cookie walls that open on a timer
 const PROBE_MS = 3000;
 const SCREENSHOT = { width: 1280, height: 800, quality: 45 };
+const MAX_BUY_CONTROLS = 5;
 
 export type RunResult = RenderRun & {
   /** Why the browser should be replaced (a context that would not close), or null. */
@@ -103,7 +105,7 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
   const started = performance.now();
   const left = () => budgetMs - (performance.now() - started);
   const probeReserve = Math.min(PROBE_MS, budgetMs * 0.3); // kept for reading the page after it loads
-  const out: RenderedPage = { url: target.url, kind: target.kind, outcome: 'rendered', detail: null, status: null, html: '', finalUrl: null, buyControls: [], webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
+  const out: RenderedPage = { url: target.url, kind: target.kind, outcome: 'rendered', detail: null, status: null, html: '', finalUrl: null, buyControls: [], overlay: null, webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
   let crashed = false;
   page.on('crash', () => void (crashed = true));
   page.on('dialog', (d) => {
@@ -140,7 +142,12 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
   out.webmcpTools = probe.tools.map((t) => ({ name: t.name, description: t.description, via: t.via as RenderedPage['webmcpTools'][number]['via'] }));
   out.popupsBlocked = probe.popups;
   if (probe.truncated) out.detail = `the DOM is ${Math.round(probe.domBytes / 1024 / 1024)} MiB; the first ${MAX_HTML / 1024 / 1024} MiB were read`;
-  out.buyControls = await buyControls(page, probe.candidates, left).catch(() => []);
+  // Before any control is scrolled into view: what covers the page as it opens.
+  const overlay = await withTimeout(page.evaluate(inPage(findOverlay)) as Promise<unknown>, Math.max(200, Math.min(PROBE_MS, left()))).catch(() => null);
+  out.overlay = typeof overlay === 'string' ? overlay.slice(0, 240) : null;
+  const marked = await withTimeout(page.evaluate(inPage(markBuyControls, MAX_BUY_CONTROLS)) as Promise<MarkedBuyControls>, Math.max(200, Math.min(PROBE_MS, left()))).catch(() => null);
+  const reasons = (Array.isArray(marked?.reasons) ? marked.reasons : []).slice(0, MAX_BUY_CONTROLS).filter((r) => BUY_CONTROL_REASONS.includes(r));
+  out.buyControls = await buyControls(page, reasons, left).catch(() => []);
   let shot: string | null = null;
   if (photograph && left() > 300) {
     const jpeg = await page.screenshot({ type: 'jpeg', quality: SCREENSHOT.quality, timeout: Math.min(3000, left()), animations: 'disabled', scale: 'css' }).catch(() => null);
@@ -154,9 +161,9 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
  * Role, accessible name and state of each marked buy control, as the accessibility tree gives them. A control the
  * tree could not be asked about in time (a busy machine) is left out rather than reported as unnamed.
  */
-async function buyControls(page: Page, count: number, left: () => number): Promise<RenderedBuyControl[]> {
+async function buyControls(page: Page, reasons: RenderedBuyControl['reason'][], left: () => number): Promise<RenderedBuyControl[]> {
   const controls: RenderedBuyControl[] = [];
-  for (let i = 0; i < count && left() > 200; i++) {
+  for (let i = 0; i < reasons.length && left() > 200; i++) {
     const control = page.locator(`[data-store-readiness-buy="${i}"]`);
     const timeout = Math.min(3000, left());
     const snapshot = await control.ariaSnapshot({ timeout }).catch(() => null);
@@ -164,7 +171,7 @@ async function buyControls(page: Page, count: number, left: () => number): Promi
     const [, role = null, name = ''] = /^- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?/.exec(snapshot) ?? [];
     const enabled = await control.isEnabled({ timeout }).catch(() => false);
     const coveredBy = await withTimeout(page.evaluate(inPage(coverAt, i)) as Promise<string | null>, timeout).catch(() => null);
-    controls.push({ role, name: name.replace(/\\(.)/g, '$1').slice(0, 200), enabled, coveredBy: coveredBy?.slice(0, 200) ?? null });
+    controls.push({ role, name: name.replace(/\\(.)/g, '$1').slice(0, 200), enabled, coveredBy: coveredBy?.slice(0, 200) ?? null, reason: reasons[i] });
   }
   return controls;
 }
@@ -174,9 +181,9 @@ async function buyControls(page: Page, count: number, left: () => number): Promi
  * in the page; a no-op stands in for it.
  */
 function inPage(fn: (...args: never[]) => unknown, ...args: unknown[]): string {
-  return `(() => { const __name = (f) => f; return (${fn.toString()})(${args.map((a) => JSON.stringify(a)).join(', ')}); })()`;
+  return `(() => { const __name = (f) => f; const describeLayer = ${describeLayer.toString()}; return (${fn.toString()})(${args.map((a) => JSON.stringify(a)).join(', ')}); })()`;
 }
 
 function skipped(target: RenderRequest['pages'][number], why: string): RenderedPage {
-  return { url: target.url, kind: target.kind, outcome: 'skipped', detail: `not rendered: ${why}`, status: null, html: '', finalUrl: null, buyControls: [], webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
+  return { url: target.url, kind: target.kind, outcome: 'skipped', detail: `not rendered: ${why}`, status: null, html: '', finalUrl: null, buyControls: [], overlay: null, webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
 }

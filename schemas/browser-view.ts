@@ -14,6 +14,10 @@ export const BuyControl = z
       .string()
       .nullable()
       .describe(`What sits over the control's centre after load (a cookie wall, a modal), or null when nothing does. ${untrusted}`),
+    recognised_by: z
+      .enum(['words', 'hint', 'cart_form', 'icon', 'near_price'])
+      .optional()
+      .describe('Why it was taken for a buy control: its words or label, a cart-like id or class, the submit button of a cart form, an icon button whose class or image says cart or bag, or a button beside the price.'),
   })
   .meta({ id: 'BuyControl' });
 
@@ -35,7 +39,11 @@ const Seen = z.object({
 export const RenderedPage = z
   .object({
     url: z.string(),
-    kind: z.enum(['home', 'product']),
+    kind: z.enum(['home', 'product']).describe('Why it was rendered: home, the address scanned; product, a sampled product link.'),
+    page_type: z
+      .enum(['product', 'listing', 'other'])
+      .optional()
+      .describe('What the page holds after scripts ran: one product (its markup or name, price and buy signals), a listing of several, or neither.'),
     outcome: z.enum(['rendered', 'timeout', 'crashed', 'failed', 'skipped']).describe('rendered: loaded and read; timeout: the page did not settle within the budget; crashed: the tab died (memory).'),
     detail: z.string().nullable(),
     http_status: z.int().nullable(),
@@ -43,6 +51,11 @@ export const RenderedPage = z
     crawlers_see: Seen.describe('In the raw HTML, without running scripts.'),
     browser_agents_see: Seen.describe('In the DOM after scripts ran.'),
     buy_controls: z.array(BuyControl),
+    overlay: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(`A layer over most of the viewport after load (a cookie wall, a modal), or null. ${untrusted}`),
     webmcp_tools: z.array(WebMcpTool),
     popups_blocked: z.int().min(0),
     dialogs_dismissed: z.int().min(0),
@@ -52,7 +65,19 @@ export const RenderedPage = z
 
 export const BrowserFinding = z
   .object({
-    id: z.enum(['script_only_product', 'buy_control_unnamed', 'buy_control_covered', 'browser_challenge', 'page_unresponsive', 'page_crashed', 'dom_oversized', 'popups', 'requests_refused']),
+    id: z.enum([
+      'script_only_product',
+      'buy_control_unnamed',
+      'buy_control_covered',
+      'browser_challenge',
+      'page_unresponsive',
+      'page_crashed',
+      'dom_oversized',
+      'popups',
+      'requests_refused',
+      'buy_control_missing',
+      'overlay_covers_page',
+    ]),
     page_url: z.string().nullable(),
     title: z.string(),
     detail: z.string().describe(`What the browser saw. ${untrusted}`),

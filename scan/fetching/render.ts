@@ -20,6 +20,8 @@ export interface RenderedBuyControl {
   name: string;
   enabled: boolean;
   coveredBy: string | null;
+  /** Why it was taken for a buy control: its words, a cart-like hint, a cart form, a cart icon, or its place by the price. */
+  reason: 'words' | 'hint' | 'cart_form' | 'icon' | 'near_price';
 }
 
 export interface RenderedWebMcpTool {
@@ -38,6 +40,8 @@ export interface RenderedPage {
   html: string;
   finalUrl: string | null;
   buyControls: RenderedBuyControl[];
+  /** A layer over most of the viewport after load (a cookie wall), described, or null. */
+  overlay: string | null;
   webmcpTools: RenderedWebMcpTool[];
   popupsBlocked: number;
   dialogsDismissed: number;
