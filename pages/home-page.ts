@@ -209,7 +209,7 @@ export async function renderHomePage(
   </form>
   <p class="scan-progress" id="scan-progress" role="status" aria-live="polite" hidden></p>
   ${signedInAs ? html`<p class="muted small" id="signed-in-scan">Signed in as ${signedInAs}: your scans use your Pro quota and appear in <a href="/console/scans">your console</a>.</p>` : ''}
-  <p class="small muted">Free, no sign-up. Meant for your own store: we read public pages only, like an agent would (no JavaScript, no login, no cart), and publish the score in the readiness index.</p>
+  <p class="small muted">Free, no sign-up. Meant for your own store: we read public pages only, as crawlers do (raw HTML, no scripts) and as browser agents do (a headless browser with scripts on), never a login, a cart or a checkout, and publish the score in the readiness index. <a href="/bot">What our scanner fetches</a>.</p>
 </section>
 
 <div class="grid grid-2">

@@ -199,7 +199,7 @@ ${opts.extras ? historySection(opts.extras, id) : ''}
     <li><a href="/api/v1/scan/${id}/brief.md">Agent brief</a> (needs a Pro API key, sent as <code>Authorization: Bearer &lt;key&gt;</code>; see <a href="/auth.md">how to get one</a>): sequenced how-tos and paste-ready markup to hand to your developer or coding agent.</li>
     <li><a href="${rescanHref(report)}">Re-scan</a> after you ship fixes; the badge and the index follow the latest scan.</li>
   </ul>
-  <p class="muted small">Rubric ${String(report.rubric_version ?? '')}. Scans read public pages only, like an agent would: no JavaScript, no login, no cart.</p>
+  <p class="muted small">Rubric ${String(report.rubric_version ?? '')}. Scans read public pages only, as crawlers do (raw HTML, no scripts; the score) and as browser agents do (a headless browser with scripts on; the browser view, not scored), never a login, a cart or a checkout. <a href="/bot">What the scanner fetches</a>.</p>
 </section>`;
 
   return layout(

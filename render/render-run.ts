@@ -3,14 +3,13 @@
 // the proxy, open windows, keep dialogs up, download, ask for permissions or install a service worker.
 import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { RenderedBuyControl, RenderedPage, RenderRequest, RenderRun } from '../scan/fetching/render.js';
+import { RENDER_BUDGET, type RenderedBuyControl, type RenderedPage, type RenderRequest, type RenderRun } from '../scan/fetching/render.js';
+import { BROWSER_UA } from '../outbound/fetch.js';
 import { startAddressProxy } from './address-proxy.js';
 import { withTimeout } from './with-timeout.js';
 import { coverAt, describeLayer, findOverlay, initScript, probePage, type ProbeResult } from './page-scripts.js';
 import { BUY_CONTROL_REASONS, markBuyControls, type MarkedBuyControls } from './buy-controls.js';
 
-/** What one render may spend, on top of its wall time. */
-export const RENDER_BUDGET = { maxRequests: 300, maxBytes: 32 * 1024 * 1024 };
 /** The rendered DOM kept for reading, like the fetcher's cap on an HTML body (scan/browser-view.ts reports more). */
 const MAX_HTML = 2 * 1024 * 1024;
 const CONTEXT_TIMEOUT_MS = 10_000;
@@ -33,7 +32,7 @@ export async function renderRun(browser: Browser, req: RenderRequest): Promise<R
   let browserUnwell: string | null = null;
   let context: BrowserContext | null = null;
   try {
-    context = await withTimeout(newContext(browser, proxy.server), CONTEXT_TIMEOUT_MS);
+    context = await withTimeout(newContext(browser, proxy.server, BROWSER_UA(req.baseUrl, browser.version())), CONTEXT_TIMEOUT_MS);
     const popups = { count: 0 };
     let opening = 0; // tabs this run is opening: the event for them comes before newPage() returns
     // A tab the page opens by itself (a link with target=_blank clicked by a script) is closed at once.
@@ -81,8 +80,9 @@ export async function renderRun(browser: Browser, req: RenderRequest): Promise<R
   };
 }
 
-async function newContext(browser: Browser, proxyServer: string): Promise<BrowserContext> {
+async function newContext(browser: Browser, proxyServer: string, userAgent: string): Promise<BrowserContext> {
   const context = await browser.newContext({
+    userAgent,
     proxy: { server: proxyServer, bypass: '<-loopback>' }, // loopback goes through the proxy too
     serviceWorkers: 'block',
     acceptDownloads: false,

@@ -8,7 +8,7 @@ import { nameIndex, normText } from './checks/page-text.js';
 import type { BodyReader } from './parser-threads/page-pool.js';
 import type { PageRead } from './parser-threads/page-work.js';
 import { priceMentions, samePrice, visiblePrices } from './products/price.js';
-import type { PageRenderer, RenderedPage, RenderRequest, RenderRun } from './fetching/render.js';
+import { RENDERED_PRODUCT_PAGES, type PageRenderer, type RenderedPage, type RenderRequest, type RenderRun } from './fetching/render.js';
 
 /** Words of an add-to-cart or buy control, in the languages the scanner reads. */
 const BUY_WORDS = /add(ing)? to (cart|bag|basket|trolley)|buy (it )?now|\bbuy\b|in den warenkorb|jetzt kaufen|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen/i;
@@ -16,8 +16,6 @@ const BUY_WORDS = /add(ing)? to (cart|bag|basket|trolley)|buy (it )?now|\bbuy\b|
 /** The rendered DOM an agent reads, like the fetcher's cap on an HTML body. */
 const MAX_READ_DOM = 2 * 1024 * 1024;
 
-/** Product pages rendered per scan, as many as the raw scan samples. */
-const PRODUCT_PAGES = 2;
 
 /**
  * The pages a browser agent would open: the home page and the sampled product pages; when fewer were recognised
@@ -28,7 +26,7 @@ export function renderTargets(a: Artifacts): RenderRequest['pages'] {
   const productLinks = new Set([...a.productUrlsFromHome, ...a.productUrlsFromSitemap]);
   const misses = (a.productMisses ?? []).filter((m) => m.resource.ok && productLinks.has(m.resource.res.requestedUrl));
   const products = [...a.pdps, ...misses].flatMap((p) => (p.resource.ok ? [p.resource.res.url] : [])).filter((u) => u !== home);
-  return [{ url: home, kind: 'home' }, ...[...new Set(products)].slice(0, PRODUCT_PAGES).map((url) => ({ url, kind: 'product' as const }))];
+  return [{ url: home, kind: 'home' }, ...[...new Set(products)].slice(0, RENDERED_PRODUCT_PAGES).map((url) => ({ url, kind: 'product' as const }))];
 }
 
 export function notRun(note: string): BrowserView {

@@ -90,7 +90,7 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
       : await browserView(
           artifacts,
           opts.render,
-          { rules: { allowPrivate: opts.allowPrivate, allowIPAddressList: opts.allowIPAddressList, allowedPorts, lookup: opts.lookup, log: opts.log }, deadlineMs: renderMs, signal: opts.signal },
+          { rules: { allowPrivate: opts.allowPrivate, allowIPAddressList: opts.allowIPAddressList, allowedPorts, lookup: opts.lookup, log: opts.log }, baseUrl: opts.baseUrl, deadlineMs: renderMs, signal: opts.signal },
           opts.read ?? readInPool,
         );
   throwIfAborted(opts.signal);

@@ -197,8 +197,8 @@ test('time spent waiting for a render place comes out of the budget: a render qu
   t.after(() => single.close());
   const rules = { allowPrivate: true, allowedPorts: 'any' as const };
   // The first render holds the only place for its whole budget (its page never finishes loading).
-  const first = single.render({ pages: [{ url: `${store.url}slow`, kind: 'home' }], rules, deadlineMs: 6000, screenshotUrl: null });
-  const second = await single.render({ pages: [{ url: store.url, kind: 'home' }], rules, deadlineMs: 3000, screenshotUrl: null });
+  const first = single.render({ pages: [{ url: `${store.url}slow`, kind: 'home' }], baseUrl: 'http://localhost:3000', rules, deadlineMs: 6000, screenshotUrl: null });
+  const second = await single.render({ pages: [{ url: store.url, kind: 'home' }], baseUrl: 'http://localhost:3000', rules, deadlineMs: 3000, screenshotUrl: null });
   assert.equal(second.pages[0].outcome, 'skipped', JSON.stringify(second.pages[0]));
   assert.match(second.pages[0].detail ?? '', /budget was spent/);
   assert.equal((await first).pages[0].outcome, 'rendered');
