@@ -102,6 +102,10 @@ export const BrowserView = z
       .object({ url: z.string(), data_url: z.string().describe('A JPEG of the rendered page, as a data: URL.') })
       .nullable(),
     duration_ms: z.int().min(0),
+    from_scan: z
+      .object({ scan_id: z.int().min(1), scanned_at: z.string() })
+      .optional()
+      .describe('Present when this scan could not render and the view is the last one rendered for the same address: the scan it comes from.'),
   })
   .describe('What browser agents see: the home page and the sampled product pages rendered in headless Chromium, beside what crawlers see.')
   .meta({ id: 'BrowserView' });

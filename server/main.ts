@@ -69,9 +69,10 @@ export async function serve(config: Config): Promise<Running> {
   reportPagePoolErrors((err) => log.warn({ err }, 'page parser thread failed; reading in the main thread meanwhile'));
   const mailer = createMailer(config, log); // one mailer for sign-in links and owner notifications
   const state = createAppState(config); // one scan bound and one set of running scans for the API and the worker
-  const monitoring = createMonitoring({ config, db, log, state, box, mailer, metrics });
   // The browser view when Chromium is installed (started on the first scan); without it scans say it did not run.
+  // The monitoring worker's scheduled scans share it, as they share the scan bound.
   const renderer = createChromiumRenderer({ executablePath: config.CHROMIUM_PATH, concurrency: config.RENDER_CONCURRENCY, log, metrics }) ?? undefined;
+  const monitoring = createMonitoring({ config, db, log, state, box, mailer, metrics, renderer });
   const app = createApp({ config, db, log, state, box, mailer, metrics, renderer });
   const server = app.listen(config.PORT, config.HOST);
   Object.assign(server, { connectionsCheckingInterval: 1_000 }); // read on 'listening': enforce the timeouts below every 1 s, not Node's 30 s (R8)

@@ -66,6 +66,15 @@ export function renderReport(r: AuditResult): string {
     });
   }
 
+  const view = r.browser_view;
+  if (view) {
+    out.push('');
+    out.push('What browser agents see (not scored)');
+    out.push(`  ${clean(view.note, 300)}`);
+    for (const f of view.findings) out.push(`  - ${clean(f.title, 120)}${f.page_url ? ` (${clean(f.page_url, 120)})` : ''}: ${clean(f.detail, 200)}`);
+    if (view.status === 'rendered' && view.findings.length === 0) out.push('  No browser findings.');
+  }
+
   const seen = r.products.filter((p) => p.name);
   if (seen.length > 0) {
     out.push('');

@@ -13,8 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { AppError } from '../lib/errors.js';
 import { isDatabaseUnavailable } from '../lib/db-failure.js';
 import { StoreUrl, Vertical } from '../schemas/params.js';
-import { ScanResult } from '../schemas/scan-result.js';
-import type { LatestEntry, RankWindow, Repository } from '../db/repo.js';
+import { ScanResult, type AuditResult } from '../schemas/scan-result.js';
+import type { LatestEntry, RankWindow } from '../db/repo.js';
 import { reportUrl } from './readiness.js';
 import type { Reservation } from './scan-gate.js';
 import { defineTool, type Caller, type ToolContext } from './tool.js';
@@ -114,11 +114,12 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
   // vertical (a scan naming another one is ranked in that vertical's window without rewriting the store's).
   const scanned = new URL(audit.url);
   const previous = await db.latestByHost(audit.host);
+  const previousReport = previous ? ((await db.getScan(previous.scanId))?.report as Partial<ScanResult> | undefined) : undefined;
   const root = isPublicEntry(scanned); // only a root scan needs the store's entry and owners to be judged
   const { publicEntry, note } = entryVerdict({
     scanned,
     landed: homeUrl ? new URL(homeUrl) : null,
-    entryUrl: root ? await entryUrlOf(db, previous) : null,
+    entryUrl: root ? entryUrlOf(previousReport) : null,
     ownerOrigins: root ? (await db.monitoring.verifiedClaims(audit.host)).map((c) => c.origin) : [],
   });
   // A listed store keeps its vertical, even none: only its verified owner or the operator sets it.
@@ -134,6 +135,7 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
     vertical: keptVertical,
     neighbors: neighborsOf(window, audit.host),
     ...audit,
+    browser_view: keptBrowserView(audit, previousReport),
     public_entry: publicEntry,
     public_entry_note: note,
   };
@@ -157,10 +159,22 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
 }
 
 /** The URL asked by the scan that is the store's public entry now, if it is listed. */
-async function entryUrlOf(db: Repository, entry: LatestEntry | null): Promise<URL | null> {
-  const scan = entry ? await db.getScan(entry.scanId) : null;
-  const url = (scan?.report as { url?: unknown } | undefined)?.url;
+function entryUrlOf(report: Partial<ScanResult> | undefined): URL | null {
+  const url = report?.url;
   return typeof url === 'string' && URL.canParse(url) ? new URL(url) : null;
+}
+
+/**
+ * A scan that could not render (no browser here, too little time, a browser that failed) keeps the last browser view
+ * of the same address and says from when, so a report does not lose its view because of where the scan ran.
+ */
+function keptBrowserView(audit: AuditResult, previous: Partial<ScanResult> | undefined): AuditResult['browser_view'] {
+  const now = audit.browser_view;
+  const last = previous?.browser_view;
+  if (!now || now.status === 'rendered' || last?.status !== 'rendered' || previous?.url !== audit.url || typeof previous.scan_id !== 'number') return now;
+  const from = { scan_id: last.from_scan?.scan_id ?? previous.scan_id, scanned_at: last.from_scan?.scanned_at ?? String(previous.scanned_at) };
+  const day = from.scanned_at.slice(0, 10);
+  return { ...last, from_scan: from, note: `${now.note.replace(/\.$/, '')}. Shown instead: the browser view of the scan of ${day} (report ${from.scan_id}), the last one rendered.` };
 }
 
 function neighborsOf(window: RankWindow | null, host: string): ScanResult['neighbors'] {
