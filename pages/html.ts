@@ -88,6 +88,11 @@ export function renderHowTo(text: string): SafeHtml {
   );
 }
 
+/** One line of our own texts (a check's why, its finding) with its `code` spans and **bold** rendered, escaped. */
+export function inlineMarkdown(text: string): SafeHtml {
+  return new SafeHtml(inline(String(text ?? '')));
+}
+
 function inline(text: string): string {
   // Odd segments of a backtick split are code spans; an unpaired trailing backtick stays literal.
   const parts = text.split('`');

@@ -16,6 +16,7 @@ import {
   gradeMeaning,
   gradePill,
   html,
+  inlineMarkdown,
   layout,
   messagePage,
   ratioClass,
@@ -275,7 +276,7 @@ export function renderReportMarkdown(report: Report, baseUrl: string): string {
           '',
           ...list.map(
             (c) =>
-              `- **${blocked(c) ? 'Not assessed' : statusOf(c.status).text}** ${mdText((blocked(c) ? c.label : c.title) || c.label || c.id, 200)} (\`${mdText(c.id, 80)}\`, ${num(c.points)}/${num(c.max)}${c.hard_block && c.status === 'fail' ? ', caps the score' : ''}): ${mdText(c.evidence, 400) || 'no evidence recorded'}`,
+              `- **${blocked(c) ? 'Not assessed' : statusOf(c.status).text}** ${mdText(checkName(c), 200)} (\`${mdText(c.id, 80)}\`, ${num(c.points)}/${num(c.max)}${c.hard_block && c.status === 'fail' ? ', caps the score' : ''}): ${blocked(c) || !c.title ? '' : `${mdText(c.title, 200)}. Seen: `}${mdText(c.evidence, 400) || 'no evidence recorded'}`,
           ),
           '',
         ])),
@@ -452,31 +453,40 @@ function checkSummary(pillars: Report['pillars']): SafeHtml {
   </p>`;
 }
 
+/** A check's one name: its declared label (a stored report of an older release may carry another), else the stored one. */
+const checkName = (check: Check): string => String(CHECKS.find((c) => c.id === check.id)?.label || check.label || check.id);
+
+/**
+ * A check is named by its label everywhere (this list, /checks, its page, the Markdown, the command line); what the
+ * scan found follows it: the passing statement, or the fix for a check that needs work.
+ */
 function checkItem(check: Check): SafeHtml {
   const s = statusOf(check.status);
   const statusKey = STATUS[String(check.status)] ? String(check.status) : 'unknown';
-  const title = String(check.title || check.label || check.id);
-  const label = check.label && String(check.label).toLowerCase() !== title.toLowerCase() ? String(check.label) : null;
+  const declared = CHECKS.find((c) => c.id === check.id);
+  const name = checkName(check);
+  const finding = String(check.title || '');
+  const why = declared ? inlineMarkdown(declared.why) : String(check.why ?? '');
   const blocking = check.hard_block && statusKey === 'fail';
   const evidence = check.evidence ? html`<p class="evidence"><span class="evidence-label">Seen:</span> ${check.evidence}</p>` : '';
   const head = html`<div class="check-head">
-        <strong class="check-title">${title}</strong>
+        <strong class="check-title">${name}</strong>
         <span class="check-points">${num(check.points)} / ${num(check.max)}</span>
       </div>`;
   const body =
     statusKey === 'pass'
       ? html`${head}
-      <details class="why"><summary>Details</summary>${label ? html`<p class="check-label">Check: ${label}</p>` : ''}${evidence}${check.why ? html`<p>${check.why}</p>` : ''}</details>`
+      ${finding ? html`<p class="check-label">${finding}</p>` : ''}
+      <details class="why"><summary>Details</summary>${evidence}${why ? html`<p>${why}</p>` : ''}</details>`
       : html`${head}
-      ${label || blocking ? html`<p class="check-label">${label ? html`Check: ${label}` : ''}${blocking ? html` <span class="tag tag-block">blocks agents · caps the score</span>` : ''}</p>` : ''}
+      ${finding || blocking ? html`<p class="check-label">${finding ? html`Fix: ${finding}` : ''}${blocking ? html` <span class="tag tag-block">blocks agents · caps the score</span>` : ''}</p>` : ''}
       ${evidence}
-      ${check.why ? html`<details class="why"><summary>Why agents care</summary><p>${check.why}</p></details>` : ''}`;
-  const known = CHECKS.some((c) => c.id === check.id);
+      ${why ? html`<details class="why"><summary>Why agents care</summary><p>${why}</p></details>` : ''}`;
   return html`<li class="check status-${statusKey}" id="${anchor('check', check.id)}">
     <span class="status status-${statusKey}"><span aria-hidden="true">${s.icon}</span> ${s.text}</span>
     <div class="check-body">
       ${body}
-      ${known ? html`<a class="small check-more" href="/checks/${check.id}">About this check</a>` : ''}
+      ${declared ? html`<a class="small check-more" href="/checks/${check.id}">About this check</a>` : ''}
     </div>
   </li>`;
 }

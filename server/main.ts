@@ -74,6 +74,12 @@ export async function serve(config: Config): Promise<Running> {
   const renderer = createChromiumRenderer({ executablePath: config.CHROMIUM_PATH, concurrency: config.RENDER_CONCURRENCY, log, metrics }) ?? undefined;
   const monitoring = createMonitoring({ config, db, log, state, box, mailer, metrics, renderer });
   const app = createApp({ config, db, log, state, box, mailer, metrics, renderer });
+  // The scanner warms before listening: its patterns compile on this thread (seconds on a busy machine), which held
+  // every request sent on the "listening" line until it was done. The parser threads keep loading after, off this
+  // thread; /readyz says ready only then, and a scan arriving earlier waits for them before its deadline starts.
+  app.locals.warming = true;
+  const warmStarted = performance.now();
+  const warmed = warmPagePool();
   const server = app.listen(config.PORT, config.HOST);
   Object.assign(server, { connectionsCheckingInterval: 1_000 }); // read on 'listening': enforce the timeouts below every 1 s, not Node's 30 s (R8)
   try {
@@ -98,16 +104,10 @@ export async function serve(config: Config): Promise<Running> {
     { url, store: config.MONGODB_URI ? 'mongodb' : 'sqlite', baseUrl: config.BASE_URL, shutdownBoundMs: shutdownBoundMs(config), browserView: renderer ? 'on' : 'off' },
     'store-readiness listening',
   );
-  // The scanner warms once listening (threads loaded, patterns compiled: a few seconds on a busy machine);
-  // /readyz says ready only then. A scan arriving earlier waits for it before its deadline starts.
-  app.locals.warming = true;
-  const warmStarted = performance.now();
-  setImmediate(() =>
-    void warmPagePool().then(() => {
-      app.locals.warming = false;
-      log.info({ ms: Math.round(performance.now() - warmStarted) }, 'scanner warm');
-    }),
-  );
+  void warmed.then(() => {
+    app.locals.warming = false;
+    log.info({ ms: Math.round(performance.now() - warmStarted) }, 'scanner warm');
+  });
   if (config.MONITOR === 'on') monitoring.start(); // scheduled scans and webhook deliveries (MONITOR=off: none here)
 
   let stopping: Promise<void> | null = null;

@@ -52,7 +52,7 @@ export function renderReport(r: AuditResult): string {
     for (const { pillar, c } of findings) {
       if (c.blocked_by) continue; // listed once under START HERE
       const mark = c.status === 'fail' ? 'FAIL   ' : 'PARTIAL';
-      out.push(`  ${mark} ${clean(c.title, 120)} (${pillar}, ${c.points}/${c.max})${c.hard_block && c.status === 'fail' ? ' [hard block]' : ''}`);
+      out.push(`  ${mark} ${clean(c.label, 120)} (${pillar}, ${c.points}/${c.max})${c.hard_block && c.status === 'fail' ? ' [hard block]' : ''}`);
       if (c.evidence) out.push(`          ${clean(c.evidence)}`);
     }
   }
