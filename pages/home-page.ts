@@ -100,7 +100,11 @@ export function plainError(err: AppError, form: HomeForm): PlainError {
 
 /** The scanner's reason, read for the step that fixes it: a certificate, a name, a closed port. */
 function unreachableDetail(message: string): string {
-  if (/certificate|CERT_|SSL|TLS|EPROTO|self[- ]signed/i.test(message)) {
+  // A TLS handshake answered by a plain-HTTP server fails with a protocol error, not a certificate one.
+  if (/EPROTO|wrong version number|packet length too long|http request/i.test(message)) {
+    return 'The address did not answer over HTTPS: a plain-HTTP server answers this way. Type the address without https:// (we then try https, then http) or with http://, then scan again.';
+  }
+  if (/certificate|CERT_|SSL|TLS|self[- ]signed/i.test(message)) {
     return 'The store’s HTTPS certificate could not be trusted (expired, self-signed or issued for another name). Open the address in a browser: if it warns too, renew or fix the certificate, then scan again.';
   }
   if (/ENOTFOUND|EAI_AGAIN|getaddrinfo|not resolve/i.test(message)) {

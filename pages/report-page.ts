@@ -132,6 +132,7 @@ export function renderReportPage(report: Report, opts: ReportPageOptions): SafeH
   ${gauge(score, grade)}
 </section>
 
+${report.address_note ? html`<p class="banner banner-newer" role="note">${report.address_note}</p>` : ''}
 ${opts.extras ? newerScanNotice(opts.extras, id, report.scanned_at) : ''}
 ${report.public_entry === false ? notPublicBanner(report) : ''}
 ${rootCauseSection(report, capInfo)}

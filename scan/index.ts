@@ -7,7 +7,7 @@ import { AppError } from '../lib/errors.js';
 import type { ProductFacts, Resource } from './artifacts.js';
 import { browserView, notRun } from './browser-view.js';
 import { createFetcher, type LookupFunction } from '../outbound/fetch.js';
-import { gather, homeUnusable } from './fetching/gather.js';
+import { gather, homeUnusable, HTML_ACCEPT } from './fetching/gather.js';
 import { readInPool, warmPagePool, type BodyReader } from './parser-threads/page-pool.js';
 import { RUBRIC_VERSION } from './checks/rubric.js';
 import { protocolFlags } from './protocols.js';
@@ -15,7 +15,7 @@ import type { PageRenderer } from './fetching/render.js';
 import { runChecks } from './checks/registry.js';
 import { score } from './checks/score.js';
 import { findRootCauses } from './checks/root-causes.js';
-import { normaliseScanTarget } from '../outbound/url.js';
+import { hasExplicitScheme, normaliseScanTarget } from '../outbound/url.js';
 import { hostIdentity } from '../lib/hosts.js';
 
 export interface ScanLogger {
@@ -39,6 +39,8 @@ export interface ScanOptions {
   render?: PageRenderer;
   /** Wall time of the render (default 15 s), within what is left of timeoutMs. */
   renderTimeoutMs?: number;
+  /** The address was typed without a scheme: https is tried first, then plain http when https gives no answer. */
+  schemeGuessed?: boolean;
 }
 
 /** Less time than this left in the scan, and the browser is not started: a render needs a few seconds at least. */
@@ -54,7 +56,8 @@ export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditR
  */
 export async function auditStore(target: string | URL, opts: ScanOptions): Promise<{ audit: AuditResult; homeUrl: string | null }> {
   throwIfAborted(opts.signal);
-  const url = typeof target === 'string' ? normaliseScanTarget(target, opts) : new URL(target.href);
+  let url = typeof target === 'string' ? normaliseScanTarget(target, opts) : new URL(target.href);
+  const schemeGuessed = opts.schemeGuessed ?? (typeof target === 'string' && !hasExplicitScheme(target));
   if (!opts.read) await warmPagePool(); // before the deadline starts: a cold pool is not the store's slowness
   throwIfAborted(opts.signal);
   const started = performance.now();
@@ -72,7 +75,21 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
     log: opts.log,
   });
 
-  const artifacts = await gather(url, fetcher, { baseUrl: opts.baseUrl, maxRequests: opts.maxRequests, read: opts.read ?? readInPool });
+  // No scheme typed: https first; a server that gives no answer over https (a plain-HTTP server, a closed port 443)
+  // is scanned over http, and the result says so.
+  let home: Resource | undefined;
+  let addressNote: string | null = null;
+  if (schemeGuessed && url.protocol === 'https:') {
+    home = await fetcher.fetch(url.href, { kind: 'html', accept: HTML_ACCEPT });
+    if (!home.res && !home.ok && home.reason !== 'timeout' && home.reason !== 'blocked') {
+      const plain = new URL(url.href);
+      plain.protocol = 'http:';
+      addressNote = `No scheme was given and ${url.href} did not answer over HTTPS (${home.detail.slice(0, 80)}), so ${plain.href} was scanned: the store answers in plain HTTP.`;
+      url = plain;
+      home = undefined;
+    }
+  }
+  const artifacts = await gather(url, fetcher, { baseUrl: opts.baseUrl, maxRequests: opts.maxRequests, read: opts.read ?? readInPool, home });
   throwIfAborted(opts.signal);
   assertHomeUsable(artifacts.home, fetcher.deadlineHit, opts);
 
@@ -111,6 +128,7 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
     fetched: artifacts.fetchLog.map((e) => ({ url: e.url, status: e.status, ms: Math.max(0, Math.round(e.ms)), outcome: e.outcome })),
     duration_ms: Math.max(0, Math.round(performance.now() - started)),
     browser_view,
+    ...(addressNote ? { address_note: addressNote } : {}),
   };
   return { audit, homeUrl: artifacts.home.res?.url ?? null };
 }

@@ -178,6 +178,10 @@ export const AuditResult = z.object({
   products: z.array(ProductSeen),
   fetched: z.array(FetchedEntry),
   duration_ms: z.int(),
+  address_note: z
+    .string()
+    .optional()
+    .describe('Present when the address was typed without a scheme and HTTPS gave no answer, so the store was scanned over plain HTTP: says so.'),
   browser_view: BrowserView.optional().describe('What browser agents see, beside the score and not counted in it. Absent on scans made before it existed.'),
 });
 export type AuditResult = z.infer<typeof AuditResult>;

@@ -28,6 +28,7 @@ export function renderReport(r: AuditResult): string {
   out.push(`Agent readiness of ${clean(r.host, 120)}`);
   out.push(`Scanned ${clean(r.url, 200)} at ${r.scanned_at} in ${(r.duration_ms / 1000).toFixed(1)} s (rubric ${r.rubric_version})`);
   out.push('');
+  if (r.address_note) out.push(clean(r.address_note, 300));
   out.push(`Score  ${r.score}/100   Grade ${r.grade}`);
   if (r.capped) {
     const why = r.cap_reason ? (CAP_TEXT[r.cap_reason] ?? r.cap_reason) : 'a hard block';

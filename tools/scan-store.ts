@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { auditStore } from '../scan/index.js';
 import { isAgentReady } from '../scan/checks/rubric.js';
-import { normaliseScanTarget } from '../outbound/url.js';
+import { hasExplicitScheme, normaliseScanTarget } from '../outbound/url.js';
 import { hostIdentity } from '../lib/hosts.js';
 import { entryVerdict, isPublicEntry } from '../lib/public-entry.js';
 import { performance } from 'node:perf_hooks';
@@ -31,6 +31,7 @@ export const scanStore = defineTool({
   preflight: plan,
   async handler(args, ctx, planned?: ScanPlan) {
     const { vertical } = args;
+    const schemeGuessed = !hasExplicitScheme(args.url); // "shop.example": https first, then plain http
     const { target, key, place } = planned ?? plan(args, ctx); // tools/invoke.ts plans first; a direct call plans here
     const flights = ctx.app.scanFlights;
     if (flights.has(key)) {
@@ -38,7 +39,7 @@ export const scanStore = defineTool({
       return flights.run(key, ctx.signal, () => Promise.reject(new Error('a joined scan never starts work')));
     }
     const held = place ?? ctx.app.scanGate.reserve(); // the scan it meant to join has just ended
-    return flights.run(key, ctx.signal, (signal) => held.run(() => measured(hostIdentity(target), () => scanAndSave(target, vertical, { ...ctx, signal }), ctx), signal));
+    return flights.run(key, ctx.signal, (signal) => held.run(() => measured(hostIdentity(target), () => scanAndSave(target, vertical, { ...ctx, signal }, schemeGuessed), ctx), signal));
   },
 });
 
@@ -96,7 +97,7 @@ async function measured(host: string, scan: () => Promise<ScanResult>, ctx: Tool
 const flightKey = (target: URL, vertical: string | undefined, caller: Caller): string =>
   [caller.monitor ? `monitor:${caller.accountId ?? ''}` : 'public', target.href, vertical ?? ''].join(' ');
 
-async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undefined, ctx: ToolContext): Promise<ScanResult> {
+async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undefined, ctx: ToolContext, schemeGuessed: boolean): Promise<ScanResult> {
   const { config, db } = ctx;
   const { audit, homeUrl } = await auditStore(target, {
     allowPrivate: config.SCAN_ALLOW_PRIVATE,
@@ -107,6 +108,7 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
     log: ctx.log,
     render: ctx.renderer,
     renderTimeoutMs: config.RENDER_TIMEOUT_MS,
+    schemeGuessed,
     ...(ctx.scanOverrides as object | undefined),
   });
 
