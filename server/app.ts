@@ -43,6 +43,8 @@ export interface AppDeps extends Omit<AppParts, 'state'> {
   box?: SecretBox;
   /** What the app keeps between calls: scan bound, running scans, caches (default: new); shared with the monitoring worker. */
   state?: AppState;
+  /** Wakes this instance's monitoring worker (main.ts), so a test event a merchant sends goes out at once. */
+  wakeMonitoring?: () => void;
 }
 
 export function createApp(deps: AppDeps): Express {

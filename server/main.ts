@@ -73,7 +73,8 @@ export async function serve(config: Config): Promise<Running> {
   // The monitoring worker's scheduled scans share it, as they share the scan bound.
   const renderer = createChromiumRenderer({ executablePath: config.CHROMIUM_PATH, concurrency: config.RENDER_CONCURRENCY, log, metrics }) ?? undefined;
   const monitoring = createMonitoring({ config, db, log, state, box, mailer, metrics, renderer });
-  const app = createApp({ config, db, log, state, box, mailer, metrics, renderer });
+  const wakeMonitoring = config.MONITOR === 'on' ? () => monitoring.wake() : undefined;
+  const app = createApp({ config, db, log, state, box, mailer, metrics, renderer, wakeMonitoring });
   // The scanner warms before listening: its patterns compile on this thread (seconds on a busy machine), which held
   // every request sent on the "listening" line until it was done. The parser threads keep loading after, off this
   // thread; /readyz says ready only then, and a scan arriving earlier waits for them before its deadline starts.
