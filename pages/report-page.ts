@@ -183,7 +183,8 @@ ${browserViewSection(report.browser_view)}
 <div class="grid grid-2">
   <section class="card" aria-labelledby="rank-h">
     <h2 id="rank-h">In the readiness index</h2>
-    ${neighborsTable(opts.neighbors, host)}
+    ${rankLine(report)}
+    ${neighborsTable(opts.neighbors, host, report.rank?.scope ?? null)}
     <p><a href="/index">See the whole index</a></p>
   </section>
   <section class="card" aria-labelledby="badge-h">
@@ -571,11 +572,22 @@ function protocolList(protocols: Report['protocols']): SafeHtml {
   }</p>`;
 }
 
-function neighborsTable(neighbors: Neighbor[], host: string): SafeHtml {
+/** The rank with its scope: "#1 of 1 in Home & garden", and the whole index's beside it. */
+function rankLine(report: Report): SafeHtml {
+  const rank = report.rank;
+  if (!rank) return html``;
+  const overall = html`<strong>#${num(rank.overall.position)}</strong> of ${num(rank.overall.of)} in the whole index`;
+  return html`<p class="rank-line" data-testid="rank">${rank.scope
+    ? html`<strong>#${num(rank.position)}</strong> of ${num(rank.of)} in ${verticalLabel(String(rank.scope))} · ${overall}`
+    : overall}</p>`;
+}
+
+function neighborsTable(neighbors: Neighbor[], host: string, scope: string | null): SafeHtml {
   if (neighbors.length === 0) return html`<p class="muted">Not ranked yet.</p>`;
-  return html`<p class="muted">Where ${host} ranked among scanned stores when this scan ran.</p>
+  const where = scope ? ` in ${verticalLabel(scope)}` : '';
+  return html`<p class="muted">Where ${host} ranked among scanned stores${where} when this scan ran.</p>
   <table class="ranking">
-    <thead><tr><th scope="col">Rank</th><th scope="col">Store</th><th scope="col" class="num">Score</th></tr></thead>
+    <thead><tr><th scope="col">Rank${where}</th><th scope="col">Store</th><th scope="col" class="num">Score</th></tr></thead>
     <tbody>${neighbors.map(
       (n) => html`<tr${n.is_self ? html` class="self"` : ''}>
         <td>#${num(n.rank)}</td>

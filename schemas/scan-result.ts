@@ -191,6 +191,15 @@ export const ScanResult = AuditResult.extend({
   report_url: z.url(),
   vertical: z.string().nullable(),
   neighbors: z.array(Neighbor).describe('Up to 2 stores above, the scanned one (is_self), up to 2 below, by rank.'),
+  rank: z
+    .object({
+      scope: z.string().nullable().describe('The vertical the neighbors were ranked in, or null for the whole index.'),
+      position: z.int().min(1),
+      of: z.int().min(1).describe('Stores ranked in that scope, this one included.'),
+      overall: z.object({ position: z.int().min(1), of: z.int().min(1) }).describe('The same store in the whole index.'),
+    })
+    .optional()
+    .describe('Where the store ranked when this scan ran, in the scope of its neighbors and in the whole index. Absent on scans made before it existed.'),
   public_entry: z
     .boolean()
     .optional()

@@ -127,15 +127,16 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
   // A listed store keeps its vertical, even none: only its verified owner or the operator sets it.
   const keptVertical = previous ? previous.vertical : (vertical ?? null);
   const id = await db.allocateScanId();
-  const window = await db.rankWindow(audit.host, {
-    vertical: vertical ?? null,
-    asIf: { score: audit.score, grade: audit.grade },
-  });
+  const asIf = { score: audit.score, grade: audit.grade };
+  const window = await db.rankWindow(audit.host, { vertical: vertical ?? null, asIf });
+  // The neighbors' rank is within the vertical the call named; the whole index's rank goes beside it, named.
+  const overall = vertical ? await db.rankWindow(audit.host, { asIf, above: 0, below: 0 }) : window;
   const result: ScanResult = {
     scan_id: id,
     report_url: reportUrl(config.BASE_URL, id),
     vertical: keptVertical,
     neighbors: neighborsOf(window, audit.host),
+    ...(window && overall ? { rank: { scope: vertical ?? null, position: window.rank, of: window.total, overall: { position: overall.rank, of: overall.total } } } : {}),
     ...audit,
     browser_view: keptBrowserView(audit, previousReport),
     public_entry: publicEntry,
