@@ -28,6 +28,7 @@ import {
 import { mdText, negotiatedHeaders, oneLine, sendMarkdown, wantsMarkdown } from './markdown.js';
 import { changesSection, historySection, loadReportExtras, newerScanNotice, statusSection, type ReportExtras } from './report-history.js';
 import { badgeFor } from './badge.js';
+import { CARD } from './share-card.js';
 import { merchantFix } from './fix.js';
 import { CHECKS } from '../scan/checks/registry.js';
 import { CAP_SCORE, type CheckId } from '../scan/checks/rubric.js';
@@ -101,7 +102,6 @@ export function renderReportPage(report: Report, opts: ReportPageOptions): SafeH
   const id = Number(report.scan_id);
   const pageUrl = `${baseUrl}/r/${id}`;
   const badgeable = isHostName(host);
-  const badgeUrl = badgeable ? `${baseUrl}/badge/${host}.svg` : undefined;
   const fixes = Array.isArray(report.top_fixes) ? report.top_fixes : [];
   const pillars = Array.isArray(report.pillars) ? report.pillars : [];
 
@@ -209,7 +209,7 @@ ${opts.extras ? historySection(opts.extras, id) : ''}
     {
       title: `${host}: ${score}/100 (${grade}) · ${PRODUCT_NAME}`,
       description: ogTitle,
-      og: { title: ogTitle, description: ogDescription, url: pageUrl, image: badgeUrl },
+      og: { title: ogTitle, description: ogDescription, url: pageUrl, card: { png: `${pageUrl}/card.png`, ...CARD, alt: `${host}: ${score}/100, grade ${grade}` } },
       canonical: pageUrl,
       alternates: [
         { type: 'application/json', href: `/api/v1/scan/${id}.json` },

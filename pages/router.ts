@@ -1,6 +1,7 @@
 // The human-facing surfaces outside /api: badge and verify (JSON errors, per the spec), then the HTML pages
 // (home, scan form, index, report, the stylesheet), whose failures are HTML pages too. The router has no
 // catch-all, so whatever mounts after it still gets its paths; the app mounts pageNotFound last.
+import { shareCardRoute } from './share-card.js';
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { GENERIC_INTERNAL_MESSAGE } from '../lib/errors.js';
 import { countIfDatabaseError, toAppError } from '../lib/http-errors.js';
@@ -48,6 +49,7 @@ export function pagesRouter(deps: SurfaceDeps & ScansCookieDeps): Router {
   const index = indexPage(deps);
   pages.get('/index', index);
   pages.get('/stores', index);
+  pages.get('/r/:scan_id/card.png', shareCardRoute(deps));
   pages.get('/r/:scan_id', reportPage(deps));
   pages.get('/bot', botPage(deps.config));
   pages.get('/checks', checksCatalogue);
