@@ -33,6 +33,7 @@ import { merchantFix } from './fix.js';
 import { CHECKS } from '../scan/checks/registry.js';
 import { CAP_SCORE, type CheckId } from '../scan/checks/rubric.js';
 import { browserViewMarkdown, browserViewSection } from './browser-view.js';
+import { readableReport } from '../tools/stored-report.js';
 import { availabilityBasisPhrase, isGuessedAvailability } from '../scan/products/availability-basis.js';
 
 type Report = ScanResult;
@@ -644,7 +645,7 @@ export function reportPage(deps: { config: Config; db: Repository }) {
       sendPage(res, notFoundPage(), { status: 404, headers: { Vary: 'Accept' } });
       return;
     }
-    const report = { ...(scan.report as Report), scan_id: scan.id };
+    const report = { ...readableReport(scan.report), scan_id: scan.id };
     const self = `/r/${scan.id}`;
     if (markdown) {
       sendMarkdown(res, renderReportMarkdown(report, base), { cacheControl: 'public, max-age=300', headers: negotiatedHeaders(base, self, 'text/markdown') });

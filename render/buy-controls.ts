@@ -11,7 +11,7 @@ type Element = any;
 
 /** Why a control was taken for a buy control, strongest first. */
 export type BuyControlReason = 'words' | 'hint' | 'cart_form' | 'icon' | 'near_price';
-export const BUY_CONTROL_REASONS: readonly BuyControlReason[] = ['words', 'hint', 'cart_form', 'icon', 'near_price'];
+export const BUY_CONTROL_REASONS = ['words', 'hint', 'cart_form', 'icon', 'near_price'] as const satisfies readonly BuyControlReason[];
 
 export interface MarkedBuyControls {
   /** One reason per marked control, in mark order: control i carries data-store-readiness-buy="i". */

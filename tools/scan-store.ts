@@ -16,6 +16,7 @@ import { StoreUrl, Vertical } from '../schemas/params.js';
 import { ScanResult, type AuditResult } from '../schemas/scan-result.js';
 import type { LatestEntry, RankWindow } from '../db/repo.js';
 import { reportUrl } from './readiness.js';
+import { storableReport } from './stored-report.js';
 import type { Reservation } from './scan-gate.js';
 import { defineTool, type Caller, type ToolContext } from './tool.js';
 
@@ -131,7 +132,8 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
   const window = await db.rankWindow(audit.host, { vertical: vertical ?? null, asIf });
   // The neighbors' rank is within the vertical the call named; the whole index's rank goes beside it, named.
   const overall = vertical ? await db.rankWindow(audit.host, { asIf, above: 0, below: 0 }) : window;
-  const result: ScanResult = {
+  // What a page put into the report is held to the report's schema and size before anything is stored.
+  const result = storableReport({
     scan_id: id,
     report_url: reportUrl(config.BASE_URL, id),
     vertical: keptVertical,
@@ -141,7 +143,7 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
     browser_view: keptBrowserView(audit, previousReport),
     public_entry: publicEntry,
     public_entry_note: note,
-  };
+  });
   const passing = new Set(result.pillars.flatMap((p) => p.checks.filter((c) => c.status === 'pass').map((c) => c.id)));
   await db.saveScan({
     id,

@@ -4,8 +4,9 @@
 // rank counts from O(hosts above) (57 ms for a bottom host at 1M rows) into sums over a few dozen rows.
 import { scanIdOf } from '../../lib/scan-ids.js';
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDataDir } from '../../lib/data-dir.js';
 import { DatabaseUnavailableError } from '../../lib/db-failure.js';
 import type {
   ApiKeyRecord,
@@ -223,7 +224,7 @@ export class SqliteRepo implements Repository {
 
   constructor(private readonly filePath: string) {
     if (filePath !== ':memory:' && !filePath.startsWith('file:')) {
-      mkdirSync(dirname(filePath), { recursive: true, mode: 0o700 });
+      makeDataDir(dirname(filePath));
       // The file holds e-mail addresses and key hashes: owner-only from the start (SQLite gives its -wal and -shm
       // files the same mode).
       if (!existsSync(filePath)) closeSync(openSync(filePath, 'wx', 0o600));

@@ -5,6 +5,7 @@ import { indexHost } from '../../lib/hosts.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 import type { ReadContext } from '../resources/resource.js';
 import { definePrompt, inline } from './prompt.js';
+import { readableReport } from '../stored-report.js';
 
 export const MIN_STORES = 2;
 export const MAX_STORES = 5;
@@ -42,7 +43,7 @@ const HostList = z
 async function reportsOf(hosts: string[], { db }: ReadContext): Promise<Map<string, ScanResult>> {
   const latest = await db.latestByHosts(hosts);
   const scans = await Promise.all(hosts.map(async (h) => [h, latest.has(h) ? await db.getScan(latest.get(h)!.scanId) : null] as const));
-  return new Map(scans.flatMap(([h, scan]) => (scan ? [[h, scan.report as ScanResult] as const] : [])));
+  return new Map(scans.flatMap(([h, scan]) => (scan ? [[h, readableReport(scan.report)] as const] : [])));
 }
 
 export const compareStores = definePrompt({
