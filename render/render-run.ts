@@ -108,7 +108,7 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
   const started = performance.now();
   const left = () => budgetMs - (performance.now() - started);
   const probeReserve = Math.min(PROBE_MS, budgetMs * 0.3); // kept for reading the page after it loads
-  const out: RenderedPage = { url: target.url, kind: target.kind, outcome: 'rendered', detail: null, status: null, html: '', finalUrl: null, buyControls: [], overlay: null, webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
+  const out: RenderedPage = { url: target.url, kind: target.kind, outcome: 'rendered', detail: null, status: null, html: '', finalUrl: null, buyControls: [], buyControlsAllRead: false, overlay: null, webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
   let crashed = false;
   page.on('crash', () => void (crashed = true));
   page.on('dialog', (d) => {
@@ -149,8 +149,10 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
   if (probe.domBytes > MAX_HTML) out.detail = `the DOM is ${Math.round(probe.domBytes / 1024 / 1024)} MiB; the first ${MAX_HTML / 1024 / 1024} MiB were read`;
   // Before any control is scrolled into view: what covers the page as it opens.
   out.overlay = readOverlay(await withTimeout(page.evaluate(inPage(findOverlay)), Math.max(200, Math.min(PROBE_MS, left()))).catch(() => null));
-  const reasons = readMarkedBuyControls(await withTimeout(page.evaluate(inPage(markBuyControls, CAPS.buyControls)), Math.max(200, Math.min(PROBE_MS, left()))).catch(() => null));
-  out.buyControls = await buyControls(page, reasons, left).catch(() => []);
+  const marked = await withTimeout(page.evaluate(inPage(markBuyControls, CAPS.buyControls)), Math.max(200, Math.min(PROBE_MS, left()))).then(readMarkedBuyControls, () => null);
+  out.buyControls = marked ? await buyControls(page, marked, left).catch(() => []) : [];
+  // "No buy control" is a finding only when the page was looked through and every control found was read.
+  out.buyControlsAllRead = marked !== null && out.buyControls.length === marked.length;
   const shot = photographed && left() > 300 ? await photograph(page, Math.min(3000, left())) : null;
   out.ms = performance.now() - started;
   return { page: out, shot };
@@ -183,5 +185,5 @@ function inPage(fn: (...args: never[]) => unknown, ...args: unknown[]): string {
 }
 
 function skipped(target: RenderRequest['pages'][number], why: string): RenderedPage {
-  return { url: target.url, kind: target.kind, outcome: 'skipped', detail: `not rendered: ${why}`, status: null, html: '', finalUrl: null, buyControls: [], overlay: null, webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
+  return { url: target.url, kind: target.kind, outcome: 'skipped', detail: `not rendered: ${why}`, status: null, html: '', finalUrl: null, buyControls: [], buyControlsAllRead: false, overlay: null, webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
 }

@@ -172,7 +172,7 @@ function pageFindings(p: RenderedPageView, rendered: RenderedPage): BrowserFindi
   if (p.overlay) {
     out.push({ id: 'overlay_covers_page', page_url: at, title: 'A layer covers most of the page after load', detail: p.overlay, fix: 'Let the page be read and used while a notice is open: show cookie and newsletter notices as a banner at the edge of the page, not as a layer over it, and open no modal on load.' });
   }
-  if (product && p.buy_controls.length === 0) {
+  if (product && p.buy_controls.length === 0 && rendered.buyControlsAllRead) {
     out.push({
       id: 'buy_control_missing',
       page_url: at,

@@ -47,6 +47,8 @@ export interface RenderedPage {
   html: string;
   finalUrl: string | null;
   buyControls: RenderedBuyControl[];
+  /** The page was searched for buy controls and each one found was read (not cut short by the render's time). */
+  buyControlsAllRead: boolean;
   /** A layer over most of the viewport after load (a cookie wall), described, or null. */
   overlay: string | null;
   webmcpTools: RenderedWebMcpTool[];

@@ -9,7 +9,7 @@ import { completeStore, page as route } from '../fixtures/stores.js';
 import { cookieWallStore } from '../fixtures/cookie-wall-store.js';
 import { startStoreFrom, type FixtureRoutes, type FixtureStore } from '../helpers/fixture-store.js';
 import { getJson, startApp } from '../helpers/start-app.js';
-import { chromiumAvailable } from '../helpers/browser.js';
+import { chromiumAvailable, openChromium, seriousViolations } from '../helpers/browser.js';
 import { createChromiumRenderer, type ChromiumRenderer } from '../../render/chromium.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
 
@@ -29,12 +29,12 @@ async function scanned(t: Parameters<typeof chromiumAvailable>[0], build: (origi
   assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 500));
   const report = res.body as ScanResult;
   const html = await fetch(`${app.url}/r/${report.scan_id}`).then((r) => r.text());
-  return { report, html, view: report.browser_view! };
+  return { report, html, view: report.browser_view!, pageUrl: `${app.url}/r/${report.scan_id}` };
 }
 
 test('a client-rendered store behind a cookie wall: root cause first, checks not assessed, the buy controls and the wall reported', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const { report, html, view } = await scanned(t, cookieWallStore);
+  const { report, html, view, pageUrl } = await scanned(t, cookieWallStore);
 
   // The raw scan: one root cause, its fix first, the product checks waiting for it.
   assert.deepEqual(report.root_causes?.map((c) => [c.id, c.check_id]), [['no_readable_product_page', 'product_server_rendered']]);
@@ -74,6 +74,12 @@ test('a client-rendered store behind a cookie wall: root cause first, checks not
   assert.match(main, /found by a cart icon/);
   assert.match(main, /Listing page \(the address scanned\)/);
   assert.doesNotMatch(main, /Nothing to fix/);
+
+  // The sections this report adds (the root cause, the moot checks, the findings) keep axe at 0 serious or critical.
+  const browser = await openChromium(t, 'srk-verdict-a11y-');
+  const tab = await browser.newPage();
+  await tab.goto(pageUrl);
+  assert.deepEqual(await seriousViolations(tab), []);
 });
 
 test('a product address scanned directly is labelled by what it holds, and a complete store keeps its clean verdict', async (t) => {
