@@ -91,6 +91,9 @@ const bot = (baseUrl: string) => `+${baseUrl.replace(/\/+$/, '')}/bot`;
 export const NEUTRAL_UA = (baseUrl: string): string => `Mozilla/5.0 (compatible; store-readiness/1.0; ${bot(baseUrl)})`;
 export const AGENT_PROBE_UA = (baseUrl: string): string =>
   `Mozilla/5.0 (compatible; store-readiness-agent-probe/1.0; simulates ChatGPT-User/1.0, Claude-User/1.0, PerplexityBot/1.0; ${bot(baseUrl)})`;
+/** The browser view's Chromium: its own engine and version, then the scanner's token and this page, like the others. */
+export const BROWSER_UA = (baseUrl: string, chromeVersion: string): string =>
+  `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/${chromeVersion} Safari/537.36 (compatible; store-readiness-browser/1.0; ${bot(baseUrl)})`;
 
 /** Thrown inside got (hooks, lookup) for anything the SSRF rules or the budget refuse; mapped to 'blocked'. */
 class Refusal extends Error {

@@ -2,15 +2,16 @@
 // strings it sends, what it fetches and what it never touches, and how to let it in or keep it out.
 import type { RequestHandler } from 'express';
 import type { Config } from '../lib/config.js';
-import { AGENT_PROBE_UA, NEUTRAL_UA } from '../outbound/fetch.js';
+import { AGENT_PROBE_UA, BROWSER_UA, NEUTRAL_UA } from '../outbound/fetch.js';
 import { SIGNATURE_TTL_MS } from '../outbound/request-signer.js';
 import { AGENTS, matrixUserAgent } from '../scan/agents/table.js';
 import { DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH } from '../bot-auth/directory.js';
+import { RENDER_BUDGET, RENDERED_PRODUCT_PAGES } from '../scan/fetching/render.js';
 import { SCANNER_TOKEN } from '../scan/documents/robots.js';
 import { html, layout, PRODUCT_NAME, sendPage, type SafeHtml } from './html.js';
 import { COPY_SCRIPT_SRC } from './console/layout.js';
 
-type BotConfig = Pick<Config, 'BASE_URL' | 'SCAN_MAX_REQUESTS' | 'SIGN_REQUESTS' | 'AGENTS_MAX_REQUESTS'>;
+type BotConfig = Pick<Config, 'BASE_URL' | 'SCAN_MAX_REQUESTS' | 'SIGN_REQUESTS' | 'AGENTS_MAX_REQUESTS' | 'RENDER_TIMEOUT_MS'>;
 
 export function renderBotPage(config: BotConfig): SafeHtml {
   const base = config.BASE_URL;
@@ -24,21 +25,32 @@ export function renderBotPage(config: BotConfig): SafeHtml {
 </section>
 <section class="card" aria-labelledby="ua-h">
   <h2 id="ua-h">How it identifies itself</h2>
-  <p>Every request carries one of two User-Agent strings:</p>
+  <p>Every request carries one of three User-Agent strings, and each names the scanner and links to this page (on a scan of a store's root, the requests made as each AI agent carry that agent's own string followed by the scanner's name: see "Asking as each AI agent" below):</p>
   <p class="snippet-label">Most requests</p>
   <pre class="snippet"><code data-testid="ua-neutral">${NEUTRAL_UA(base)}</code></pre>
-  <p class="snippet-label">One request for your home page, to see whether AI agents get the same page as people</p>
+  <p class="snippet-label">Two requests for your home page and first product page, to see whether AI agents get the same page as people</p>
   <pre class="snippet"><code data-testid="ua-probe">${AGENT_PROBE_UA(base)}</code></pre>
+  <p class="snippet-label">The browser view: everything the headless browser loads (its Chromium version in place of &lt;version&gt;)</p>
+  <pre class="snippet"><code data-testid="ua-browser">${BROWSER_UA(base, '<version>')}</code></pre>
   <p>In robots.txt it answers to the token <code>${SCANNER_TOKEN}</code>.</p>
 </section>
 <section class="card" aria-labelledby="fetch-h">
   <h2 id="fetch-h">What it fetches</h2>
+  <p>A scan reads your store twice: as crawlers and retrieval fetchers do, then as agents that shop in a browser do.</p>
+  <h3 class="sub-h">Raw requests, as crawlers see the store</h3>
   <ul>
-    <li>Your home page, <code>robots.txt</code>, sitemaps, <code>llms.txt</code> and the agent documents under <code>/.well-known/</code> (commerce profiles, MCP server card, API catalog).</li>
-    <li>A few product pages, only where your robots.txt lets <code>${SCANNER_TOKEN}</code> in.</li>
-    <li>At most ${config.SCAN_MAX_REQUESTS} requests per scan, redirects included; no JavaScript, no images.</li>
-    <li>Never a cart, checkout or account page, and never a form. The only POSTs are the two read-only MCP calls (<code>initialize</code>, <code>tools/list</code>) to an MCP endpoint your store announces.</li>
+    <li>Your home page, <code>robots.txt</code>, sitemaps, <code>llms.txt</code> and the agent documents under <code>/.well-known/</code> (commerce profiles, MCP server card and catalog, API catalog).</li>
+    <li>Up to two product pages (trying at most five product links), only where your robots.txt lets <code>${SCANNER_TOKEN}</code> in, and the first of them once more asking for Markdown.</li>
+    <li>The read-only MCP calls (<code>server/discover</code> or <code>initialize</code>, then <code>tools/list</code>) to an MCP endpoint your store announces: the only POSTs.</li>
+    <li>At most <strong data-testid="raw-requests">${config.SCAN_MAX_REQUESTS}</strong> requests per scan, redirects included, each with a size and time cap. These requests run no scripts and load no images or styles.</li>
   </ul>
+  <h3 class="sub-h">The browser view, as browser agents see it</h3>
+  <ul>
+    <li>Where this service has a headless Chromium, the scan then opens the address it was given and at most <strong data-testid="browser-product-pages">${RENDERED_PRODUCT_PAGES}</strong> of the product pages above in it, with scripts on, and reads them as a browser agent would.</li>
+    <li>The browser loads what those pages load, as any visitor's browser does: scripts, styles, images, fonts and the requests the scripts make. At most <strong data-testid="browser-requests">${RENDER_BUDGET.maxRequests}</strong> requests and ${RENDER_BUDGET.maxBytes / 1024 / 1024} MiB per scan, within ${Math.round(config.RENDER_TIMEOUT_MS / 1000)} seconds.</li>
+    <li>It clicks nothing, types nothing, submits no form, accepts no cookie notice and keeps no other window open.</li>
+  </ul>
+  <p>Neither ever requests a cart, checkout or account page, places an order or sends personal data.</p>
 </section>
 <section class="card" aria-labelledby="control-h">
   <h2 id="control-h">Allow it or refuse it</h2>

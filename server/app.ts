@@ -1,6 +1,7 @@
 // Builds the express app from explicit dependencies (config, store, logger) without listening, so tests
 // start the real thing on port 0. Order: logging → guards → API (v1 + alias) → MCP → documents and pages
 // → JSON 404 under /api → one error handler.
+import type { Config } from '../lib/config.js';
 import express, { type Express } from 'express';
 import type { AppParts } from '../tools/context.js';
 import { createAppState, type AppState } from '../tools/app-state.js';
@@ -47,6 +48,8 @@ export interface AppDeps extends Omit<AppParts, 'state'> {
   state?: AppState;
   /** The scanner's signing keys (default: on the app's store when SIGN_REQUESTS is on; null: requests go unsigned). */
   keyring?: Keyring | null;
+  /** Wakes this instance's monitoring worker (main.ts), so a test event a merchant sends goes out at once. */
+  wakeMonitoring?: () => void;
 }
 
 export function createApp(given: AppDeps): Express {
@@ -105,7 +108,7 @@ export function createApp(given: AppDeps): Express {
 
   // Other surfaces mount here, one line each: MCP, well-known documents, badge, verify, pages.
   app.get(MCP_PATH, mcpPageForBrowsers(config.BASE_URL));
-  app.use(mcpRouter({ ...deps, documents: publicDocuments(config.BASE_URL, routes), state, metrics }));
+  app.use(mcpRouter({ ...deps, documents: publicDocuments(config, routes), state, metrics }));
   app.use(wellKnownRouter({ config, routes }));
   if (keyring) app.use(signatureDirectoryRouter(directoryResponder(keyring, config.BASE_URL)));
   app.use(sitemapRouter(deps));
@@ -123,8 +126,9 @@ export function keyringOf(deps: Pick<AppDeps, 'config' | 'db' | 'log'>, box: Sec
 }
 
 /** The documents MCP resources serve, rendered as the web serves them. */
-function publicDocuments(baseUrl: string, routes: RouteDef[]): PublicDocuments {
-  const llms = llmsTxt(baseUrl, routes);
+function publicDocuments(config: Config, routes: RouteDef[]): PublicDocuments {
+  const baseUrl = config.BASE_URL;
+  const llms = llmsTxt(baseUrl, routes, config.SCAN_MAX_REQUESTS);
   return {
     llmsTxt: () => llms,
     reportMarkdown: (report) => renderReportMarkdown(report, baseUrl),

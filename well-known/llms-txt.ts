@@ -14,6 +14,7 @@ import { API_CATALOG_PATH } from '../lib/links.js';
 import { RESOURCES, RESOURCE_TEMPLATES } from '../tools/resources/index.js';
 import { PROMPTS } from '../tools/prompts/index.js';
 import { WEBHOOKS_DOC_PATH } from './webhooks-md.js';
+import { RENDER_BUDGET, RENDERED_PRODUCT_PAGES } from '../scan/fetching/render.js';
 
 const firstSentence = (text: string): string => (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).trim();
 
@@ -26,7 +27,8 @@ function executesAs(tool: AnyTool, routes: RouteDef[]): string {
   return route ? `${route.method.toUpperCase()} /api/v1${route.path}` : 'not callable here';
 }
 
-export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
+/** `scanMaxRequests`: SCAN_MAX_REQUESTS, the raw requests one scan may send, stated as this instance holds it. */
+export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES, scanMaxRequests = 20): string {
   const toolLine = (t: AnyTool) => `- \`${t.name}\`: ${firstSentence(t.description)}`;
   // Plain GET paths are links; templated or POST paths are shown as code (a link would not work as written).
   const routeLines = routes.map((r) => {
@@ -49,6 +51,7 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     '- Read before you recommend: check a store\'s readiness, then fetch the full report when you need to explain a score.',
     '- Scans are for merchants auditing their own store: do not scan third-party stores on a user\'s behalf. A store with no stored report returns an error whose `next_action` names the scan endpoint.',
     '- Only a scan of a store\'s own root sets its public score, badge and verification: `/` at the host as the index files it (no `www.`, no trailing dot) or at the origin its verified owner claimed; another spelling of the host counts only when it redirects there. A scan of any other page, or of a root that redirects to another site, is stored and reported with `public_entry: false` (and a note saying why) and changes none of them. A listed store keeps its vertical whatever a scan names; only its verified owner (in the console) or the operator changes it.',
+    `- What a scan fetches: raw requests as crawlers see the store (the home page, robots.txt, sitemaps, llms.txt, well-known documents, up to two product pages where robots.txt allows, read-only MCP calls; at most ${scanMaxRequests} requests, no scripts), then, where the service has a headless Chromium, the browser view: the address scanned and up to ${RENDERED_PRODUCT_PAGES} of those product pages with scripts on, loading what they load (at most ${RENDER_BUDGET.maxRequests} requests per scan; reported beside the score, not in it). No cart, checkout, login or order, ever. Every request names the scanner and ${baseUrl}/bot.`,
     '- Owner verification: a `<meta name="store-readiness-verification">` in the `<head>` of the store\'s root, or the token on a line of its own in a `text/plain` `/.well-known/store-readiness.txt`, served by the claimed host itself. It lasts while the token stays: every verified claim is re-checked daily.',
     '- Every error is JSON with `code`, `message` and often a machine-readable `next_action`. A 429, or a 503 `SCANNER_BUSY` when every scanning place is taken, carries `Retry-After`; wait that long.',
     '',

@@ -19,6 +19,7 @@
 //   still check the expiry, since the TTL monitor removes rows only about once a minute.
 // - Counts that pages ask for on every request are kept as counters in the same transaction as the rows
 //   (the score histogram here), never counted by walking an index.
+import { scanIdOf, sequenceOf } from '../../lib/scan-ids.js';
 import { MongoClient, MongoError, MongoErrorLabel, MongoServerError } from 'mongodb';
 import type { ClientSession, Collection, Db, MongoClientOptions, TransactionOptions } from 'mongodb';
 import * as Q from './queries.js';
@@ -242,7 +243,7 @@ export class MongoRepo implements Repository {
   private async seedScanCounter(): Promise<void> {
     const highest = await this.scans.findOne({}, { sort: Q.HIGHEST_ID_SORT, projection: { _id: 1 }, maxTimeMS: STORE_TIMEOUT_MS });
     await retryOnDuplicate(() =>
-      this.counters.updateOne(Q.counterFilter(Q.SCAN_COUNTER), Q.counterAtLeast(highest?._id ?? 0), { upsert: true }),
+      this.counters.updateOne(Q.counterFilter(Q.SCAN_COUNTER), Q.counterAtLeast(sequenceOf(highest?._id ?? 0)), { upsert: true }),
     );
   }
 
@@ -321,7 +322,7 @@ export class MongoRepo implements Repository {
       }),
     );
     if (!doc) throw new Error('MongoRepo: scan_id counter upsert returned nothing');
-    return doc.n;
+    return scanIdOf(doc.n);
   }
 
   // The same scan saved again (a retry after a failure half-way) is not a conflict.

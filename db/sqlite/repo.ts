@@ -2,6 +2,7 @@
 // `latest` holds only listed hosts (a delisted host's row is removed and rebuilt from its scans on relist), so
 // every read is a plain index query. A two-level score histogram, kept exact in the same transactions, turns
 // rank counts from O(hosts above) (57 ms for a bottom host at 1M rows) into sums over a few dozen rows.
+import { scanIdOf } from '../../lib/scan-ids.js';
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -116,7 +117,7 @@ CREATE TABLE IF NOT EXISTS usage (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS usage_period ON usage(period);
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
-INSERT OR IGNORE INTO counters (name, n) VALUES ('scan_id', (SELECT COALESCE(MAX(id), 0) FROM scans));
+INSERT OR IGNORE INTO counters (name, n) VALUES ('scan_id', (SELECT CASE WHEN MAX(id) >= 16777216 THEN MAX(id) / 16777216 ELSE COALESCE(MAX(id), 0) END FROM scans)); -- the sequence of the highest id (lib/scan-ids.ts)
 `;
 
 const BUSY_TIMEOUT_MS = 250;
@@ -448,9 +449,9 @@ export class SqliteRepo implements Repository {
   }
 
   async allocateScanId(): Promise<number> {
-    const id = this.q.nextScanId.get();
-    if (id === undefined) throw new Error('SqliteRepo: scan_id counter missing');
-    return id;
+    const sequence = this.q.nextScanId.get();
+    if (sequence === undefined) throw new Error('SqliteRepo: scan_id counter missing');
+    return scanIdOf(sequence);
   }
 
   private bucketAdd(score: number, vertical: string | null, delta: 1 | -1): void {

@@ -24,11 +24,13 @@ export interface GatherOptions {
   read?: BodyReader;
   /** The agents matrix (a root scan): its own fetcher and cap, and whether the scan's requests are signed. */
   agents?: { fetcher: Fetcher; maxRequests: number; signed: boolean };
+  /** R1 already fetched (scan/index.ts asks it first when it must choose between https and http). */
+  home?: Resource;
 }
 
 const PDP_SAMPLE = 2;
 const MAX_PDP_ATTEMPTS = 5; // candidates that turn out not to be product pages cost budget too
-const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+export const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 const MARKDOWN_ACCEPT = 'text/markdown, text/html;q=0.5';
 
 type Pdp = Artifacts['pdps'][number];
@@ -92,7 +94,7 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
   };
 
   // Wave 1 (R1–R8). Issue order = the fetcher's queue order: the requests that unlock wave 2 go first.
-  const homeP = get(inputUrl.href, { kind: 'html', accept: HTML_ACCEPT });
+  const homeP = opts.home ? Promise.resolve(opts.home) : get(inputUrl.href, { kind: 'html', accept: HTML_ACCEPT });
   const robotsP = get(at('/robots.txt'), { kind: 'text', accept: 'text/plain,*/*;q=0.5' });
   const ucpP = get(at('/.well-known/ucp'), { kind: 'json', accept: 'application/json' });
   const cardP = get(at('/.well-known/mcp/server-card.json'), { kind: 'json', accept: 'application/json' });
