@@ -5,6 +5,7 @@ import type { ScanRecord } from '../db/repo.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../schemas/webhook-event.js';
 import { diffReports, isRegression, type CheckChange } from './history.js';
 import { Journey, type JourneyBlocker } from '../schemas/journey.js';
+import { agentChanges, type AgentChange } from './agent-changes.js';
 
 export { EVENT_TYPES, TEST_EVENT_TYPE, type EventType };
 
@@ -26,6 +27,8 @@ export interface ScanEventData {
   changed_checks: (CheckChange & { regressed: boolean })[];
   journey: JourneyEnd | null;
   previous_journey: JourneyEnd | null;
+  /** Pages whose answer changed for an AI agent (the agents matrix), e.g. ChatGPT-User newly blocked. */
+  agents_changed: AgentChange[];
 }
 
 /** How a walked buying journey ended, read from a stored report; null when it did not walk (or cannot be read). */
@@ -65,6 +68,7 @@ export function eventsForScan(scan: ScanRecord, previous: ScanRecord | null, rep
     changed_checks: changed.slice(0, MAX_CHANGED_CHECKS),
     journey: journeyEnd(scan.report),
     previous_journey: previous ? journeyEnd(previous.report) : null,
+    agents_changed: previous ? agentChanges(previous.report, scan.report) : [],
   };
   const types: EventType[] = ['scan.completed'];
   if (previous) {
@@ -75,6 +79,7 @@ export function eventsForScan(scan: ScanRecord, previous: ScanRecord | null, rep
     // Only two walks are compared: a scan that could not walk (no browser, no time) changes nothing.
     const [now, before] = [data.journey, data.previous_journey];
     if (now && before && (now.outcome !== before.outcome || now.blocker !== before.blocker)) types.push('journey.changed');
+    if (data.agents_changed.length > 0) types.push('agents.changed');
   }
   return types.map((type) => ({ messageId: messageIdFor(scan.id, type), type, body: bodyOf(type, scan.createdAt, data) }));
 }

@@ -14,6 +14,7 @@ import { getScoreHistory } from '../tools/get-score-history.js';
 import { startDeepAudit } from '../tools/start-deep-audit.js';
 import { getDeepAudit } from '../tools/get-deep-audit.js';
 import { exportDeepAudit } from '../tools/export-deep-audit.js';
+import { compareStores, hostList } from '../tools/compare-stores.js';
 
 export interface RouteDef {
   method: 'get' | 'post';
@@ -193,6 +194,16 @@ export const ROUTES: RouteDef[] = [
       res.setHeader('Content-Disposition', `attachment; filename="deep-audit-${audit_id}.csv"`);
       res.type('text/csv; charset=utf-8').send(csv);
     },
+  },
+  {
+    method: 'get',
+    path: '/compare',
+    summary: 'Compare 2 to 5 stores of the index side by side: score, grade, pillars and every check, differences marked (never scans)',
+    tool: compareStores,
+    auth: 'none',
+    limit: 'read',
+    errors: ['INVALID_PARAMS'],
+    args: (req) => ({ hosts: hostList(singleQuery(req, 'hosts', () => new AppError('INVALID_PARAMS', 'Give the hosts parameter once, comma-separated.'))) }),
   },
 ];
 

@@ -1,4 +1,4 @@
-// "Can an agent buy here?" (docs/checks.md §13): for a scan of a store's root, one sampled product walked to the
+// "Can an agent buy here?" (docs/checks.md §15): for a scan of a store's root, one sampled product walked to the
 // checkout in the scan's own browser context after the browser view (render/journey/), and the store's own catalog
 // asked about it (scan/journey/catalog.ts). One walk per store at a time, reused for 10 minutes by later scans of the
 // same store. Reported beside the score and never counted in it.

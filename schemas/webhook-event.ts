@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { JOURNEY_BLOCKERS } from './journey.js';
 import { Grade } from './scan-result.js';
 
-export const EVENT_TYPES = ['scan.completed', 'score.changed', 'grade.changed', 'check.regressed', 'agent_ready.changed', 'audit.completed', 'journey.changed'] as const;
+export const EVENT_TYPES = ['scan.completed', 'score.changed', 'grade.changed', 'check.regressed', 'agent_ready.changed', 'audit.completed', 'journey.changed', 'agents.changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent by "Send test event", whatever events the endpoint picked. */
 export const TEST_EVENT_TYPE = 'webhook.test';
@@ -17,6 +17,7 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'agent_ready.changed': 'The store became agent-ready, or stopped being agent-ready.',
   'audit.completed': 'A deep audit the account started has finished (done or failed); its coverage per fact comes along.',
   'journey.changed': 'The buying journey ended otherwise than the walk of the scan before: it now reaches the checkout, stops, or stops at another blocker.',
+  'agents.changed': 'An AI agent now gets another answer than in the scan before: newly blocked or challenged (or let in again) on the home or product page.',
 };
 
 const Status = z.enum(['pass', 'partial', 'fail']);
@@ -51,6 +52,16 @@ export const ScanEventData = z.object({
   changed_checks: z.array(ChangedCheck),
   journey: JourneyEnd.nullable().optional().describe('How the buying journey of this scan ended; null when it did not walk.'),
   previous_journey: JourneyEnd.nullable().optional().describe('How the buying journey of the scan before ended; null when it did not walk.'),
+  agents_changed: z
+    .array(
+      z.object({
+        agent: z.string().describe('The agent, e.g. "ChatGPT-User".'),
+        page: z.enum(['home', 'product']),
+        from: z.string().describe('What it got in the scan before: served, blocked, challenged, rate_limited, degraded or failed.'),
+        to: z.string().describe('What it gets now.'),
+      }),
+    )
+    .describe('Pages whose answer changed for an AI agent; empty when nothing changed or a scan had no agents matrix.'),
 });
 
 export const WebhookBody = z.object({

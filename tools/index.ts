@@ -11,6 +11,7 @@ import { getScoreHistory } from './get-score-history.js';
 import { startDeepAudit } from './start-deep-audit.js';
 import { getDeepAudit } from './get-deep-audit.js';
 import { exportDeepAudit } from './export-deep-audit.js';
+import { compareStores } from './compare-stores.js';
 
 export const TOOLS: AnyTool[] = [
   checkMerchantReadiness,
@@ -21,6 +22,7 @@ export const TOOLS: AnyTool[] = [
   readReports,
   getAgentBrief,
   getScoreHistory,
+  compareStores,
   startDeepAudit,
   getDeepAudit,
   exportDeepAudit,

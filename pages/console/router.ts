@@ -17,7 +17,7 @@ import { loadSession, requireAccount } from './session.js';
 import { signInRouter } from './sign-in.js';
 import { overviewPage } from './overview.js';
 import { keysRouter } from './keys.js';
-import { scansPage } from './scans.js';
+import { scansCsvDownload, scansPage } from './scans.js';
 import { accountRouter } from './account.js';
 import { storesRouter } from './stores.js';
 import { monitorsRouter } from './monitors.js';
@@ -37,6 +37,8 @@ export interface ConsoleDeps {
   mailer?: Mailer;
   /** Seals webhook secrets (SECRETS_KEY); made by the composition root. */
   box: SecretBox;
+  /** Wakes this instance's monitoring worker, when it runs one (MONITOR=on). */
+  wakeMonitoring?: () => void;
 }
 
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -59,6 +61,7 @@ export function consoleRouter(deps: ConsoleDeps): Router {
   pages.use(signInRouter({ db, config, mailer }));
   pages.get('/console', requireAccount, overviewPage(deps));
   pages.get('/console/scans', requireAccount, scansPage(deps));
+  pages.get('/console/scans.csv', requireAccount, scansCsvDownload(deps));
   pages.use(attachScansRouter(deps));
   pages.use(storesRouter(deps));
   pages.use(monitorsRouter(deps));

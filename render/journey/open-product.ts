@@ -3,12 +3,13 @@
 // agent accessibility rules.
 import { ADD_TO_CART_WORDS, BUY_WORDS, NEVER_PRESS_WORDS } from '../../scan/journey/words.js';
 import type { JourneyAccessibility } from '../../schemas/journey.js';
-import { probePage } from '../page-scripts.js';
+import { markBuyControls } from '../buy-controls.js';
 import { buyControls, inPage } from '../render-run.js';
+import { BROWSER_VIEW_CAPS } from '../../schemas/browser-view.js';
 import { withTimeout } from '../with-timeout.js';
 import { agentAxe } from './axe.js';
 import { productName } from './page-scripts.js';
-import { NameAnswer, ProbeAnswer, fromPage } from '../page-data.js';
+import { NameAnswer, readMarkedBuyControls } from '../page-data.js';
 import { failed, passed, quoted, type JourneyState, type JourneyTab, type StepOutcome } from './tab.js';
 
 export async function openProduct(tab: JourneyTab, state: JourneyState, accessibility: JourneyAccessibility[]): Promise<StepOutcome> {
@@ -18,11 +19,10 @@ export async function openProduct(tab: JourneyTab, state: JourneyState, accessib
   if (opened.status !== null && opened.status >= 400) return failed(`The product page answered HTTP ${opened.status}.`, 'error');
   await tab.settle();
   state.name ??= await tab.ask(NameAnswer, null, productName);
-  // The browser view's probe marks the buy controls (its DOM copy is not needed here: none is kept).
-  const probe = await fromPage(ProbeAnswer.nullable(), withTimeout(tab.page.evaluate(inPage(probePage, 0)), tab.timeout(3000)), null);
-  const candidates = probe?.candidates ?? 0; // at most as many as the browser view reads (its cap)
-  state.controls = (await buyControls(tab.page, candidates, () => tab.left()).catch(() => [])).map((c, i) => ({ ...c, i }));
-  if (candidates > state.controls.length && state.controls.length === 0) return failed('The buy controls could not be read in the time left (the page kept the browser busy).', 'timeout');
+  // Marked and read as the browser view marks and reads them, at most as many (its cap).
+  const marked = await withTimeout(tab.page.evaluate(inPage(markBuyControls, BROWSER_VIEW_CAPS.buyControls)), tab.timeout(3000)).then(readMarkedBuyControls, () => []);
+  state.controls = (await buyControls(tab.page, marked, () => tab.left()).catch(() => [])).map((c, i) => ({ ...c, i }));
+  if (marked.length > 0 && state.controls.length === 0) return failed('The buy controls could not be read in the time left (the page kept the browser busy).', 'timeout');
   state.buy = chooseBuyControl(state.controls);
   const axe = await agentAxe(tab.page, 'open_product', tab.timeout(3000));
   if (axe) accessibility.push(axe);

@@ -30,6 +30,7 @@ export async function journeyTimings(): Promise<{ section: { baseline: number; r
     const plain: RenderRequest = {
       pages: [{ url: store.url, kind: 'home' }, ...CATALOGUE.slice(0, 2).map((p) => ({ url: `${store.url}products/${p.slug}`, kind: 'product' as const }))],
       rules: { allowPrivate: true, allowedPorts: 'any' },
+      baseUrl: 'http://localhost:3000',
       deadlineMs: 15_000,
       screenshotUrl: productUrl,
     };

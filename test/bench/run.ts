@@ -7,7 +7,7 @@
 // Deep audits on the loopback catalog (test/bench/crawl.ts): pages per minute for one and two instances, and the
 // memory an audit of 5,000 pages holds. The buying journey (test/bench/journey.ts): its median time and the browser
 // memory it adds beside a render of the same pages, and reads while ten journeys run.
-// `npm run bench -- parsers hostile recovery console crawl journey` runs only those sections (`load` names the rest; `mcp` only
+// `npm run bench -- parsers hostile recovery console crawl agents journey` runs only those sections (`load` names the rest; `mcp` only
 // MCP tools/call on both revisions against their ceilings, the two loads of a pair measured in turns).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ import { pino } from 'pino';
 import { createApp } from '../../server/app.js';
 import { loadConfig } from '../../lib/config.js';
 import { createRepo } from '../../db/index.js';
-import { formatTimings, hostileScanTimings, parserTimings, recoveryTimings } from './timings.js';
+import { agentsMatrixTimings, formatTimings, hostileScanTimings, parserTimings, recoveryTimings } from './timings.js';
 import { consoleTimings } from './console.js';
 import { journeyTimings } from './journey.js';
 import { crawlFigures, formatCrawl } from './crawl.js';
@@ -59,7 +59,7 @@ interface Row {
   target?: string;
 }
 
-const SECTIONS = ['parsers', 'hostile', 'recovery', 'console', 'crawl', 'journey', 'load', 'mcp'] as const;
+const SECTIONS = ['parsers', 'hostile', 'recovery', 'console', 'crawl', 'agents', 'journey', 'load', 'mcp'] as const;
 const chosen = process.argv.slice(2);
 for (const name of chosen) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`unknown section ${name}; sections: ${SECTIONS.join(', ')}`);
 const wanted = (name: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(name);
@@ -77,6 +77,7 @@ async function main() {
     if (!journey) lines.push('The buying journey: skipped, no Chromium at /usr/bin/chromium', '');
     else lines.push(...formatTimings('The buying journey on the complete store (wall, median of 5, in turns)', 'a render of its 3 pages without the walk', journey.section), ...journey.lines, '');
   }
+  if (wanted('agents')) lines.push(...formatTimings('The agents matrix (wall, median of 15, in turns)', 'the same root scan without it', await agentsMatrixTimings()), '');
   if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
   if (!wanted('load') && !wanted('mcp')) return;
 

@@ -6,40 +6,13 @@
 import '../support/loopback-guard.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { startApp } from '../helpers/start-app.js';
 import { startInbox } from '../helpers/smtp.js';
 import { saveFakeScan } from '../helpers/scans.js';
 import { verifiedHome } from '../helpers/fixture-store.js';
 import { startCompleteStore } from '../fixtures/stores.js';
-import { chromiumAvailable, openChromium, pageProblems } from '../helpers/browser.js';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface Violation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-/**
- * The serious and critical axe-core violations of the page as it is now (evaluate is not held by the page's CSP),
- * with every rule axe has turned on, those off by default too (WCAG 2.2 AA's target-size among them).
- */
-async function seriousViolations(page: Page): Promise<Violation[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate<Violation[]>(
-    `axe.run(document, { resultTypes: ['violations'], rules: Object.fromEntries(axe.getRules().map((r) => [r.ruleId, { enabled: true }])) })
-      .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`,
-  );
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
-
-const describe = (path: string, vs: Violation[]) =>
-  vs.map((v) => `${path}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target.join(' ')} ${v.nodes[0]?.failureSummary ?? ''}`).join('\n');
+import { chromiumAvailable, describeViolations as describe, openChromium, pageProblems, seriousViolations } from '../helpers/browser.js';
 
 /** WCAG contrast of a CSS rgb()/rgba() colour drawn over an opaque one (a translucent ring is blended first). */
 function contrast(over: string, background: string): number {

@@ -57,7 +57,7 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssMiB(app.pid));
     peakBrowser = Math.max(peakBrowser, descendantsRssMiB(app.pid));
-  }, 100);
+  }, 100).unref(); // a test that times out before clearing it must not keep its process (and the whole run) alive
   const { result: answers, loaded, wallMs } = await readsDuring(reads, () =>
     Promise.all(
       stores.slice(0, SCANS).map(async (s) => {
