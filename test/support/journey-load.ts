@@ -5,7 +5,7 @@
 // prints the figures.
 import assert from 'node:assert/strict';
 import { startChildServer } from './child-server.js';
-import { descendantsRssMiB, p99, readsDuring, rssMiB, timedGet } from './load-figures.js';
+import { browserLoad, p99 } from './load-figures.js';
 import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { buyableStore } from '../fixtures/stores.js';
 import { newCanary, type Canary } from '../fixtures/shop.js';
@@ -68,17 +68,7 @@ export async function journeysUnderReads(after: (fn: () => unknown) => void): Pr
   const first = (await seeded.json()) as { scan_id: number };
   const reads = [`${app.url}/healthz`, `${app.url}/api/v1/scan/${first.scan_id}.json`];
 
-  const idle: number[] = [];
-  for (let i = 0; i < 150; i++) for (const url of reads) idle.push(await timedGet(url));
-  const rssIdle = rssMiB(app.pid);
-  const browserIdle = descendantsRssMiB(app.pid);
-  let peakRss = rssIdle;
-  let peakBrowser = browserIdle;
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, rssMiB(app.pid));
-    peakBrowser = Math.max(peakBrowser, descendantsRssMiB(app.pid));
-  }, 100);
-  const { result: answers, loaded, wallMs } = await readsDuring(reads, () =>
+  const load = await browserLoad(app.pid, reads, () =>
     Promise.all(
       stores.slice(0, JOURNEYS).map(async (s): Promise<Answer> => {
         const res = await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(s.url)}`);
@@ -86,7 +76,8 @@ export async function journeysUnderReads(after: (fn: () => unknown) => void): Pr
         return { status: res.status, journey: body.journey };
       }),
     ),
-  ).finally(() => clearInterval(sampler));
+  );
+  const answers = load.result;
 
   assert.deepEqual(answers.map((a) => a.status), answers.map(() => 200), 'every scan completed');
   const times = answers.flatMap((a) => (a.journey && a.journey.outcome !== 'not_run' ? [a.journey.duration_ms] : [])).sort((x, y) => x - y);
@@ -95,16 +86,16 @@ export async function journeysUnderReads(after: (fn: () => unknown) => void): Pr
     walked: times.length,
     reached: answers.filter((a) => a.journey?.outcome === 'reached_checkout').length,
     canaryHits: canaries.reduce((sum, c) => sum + c.orders + c.checkoutSubmissions + c.stray.length, 0),
-    wallS: +(wallMs / 1000).toFixed(1),
+    wallS: +(load.wallMs / 1000).toFixed(1),
     journeyMedianMs: times[Math.floor(times.length / 2)] ?? 0,
     journeyMaxMs: times.at(-1) ?? 0,
-    rssIdleMiB: Math.round(rssIdle),
-    rssPeakMiB: Math.round(peakRss),
-    browserIdleMiB: Math.round(browserIdle),
-    browserPeakMiB: Math.round(peakBrowser),
-    readsIdle: idle.length,
-    readsLoaded: loaded.length,
-    p99IdleMs: +p99(idle).toFixed(1),
-    p99LoadedMs: +p99(loaded).toFixed(1),
+    rssIdleMiB: Math.round(load.rssIdleMiB),
+    rssPeakMiB: Math.round(load.rssPeakMiB),
+    browserIdleMiB: Math.round(load.browserIdleMiB),
+    browserPeakMiB: Math.round(load.browserPeakMiB),
+    readsIdle: load.idle.length,
+    readsLoaded: load.loaded.length,
+    p99IdleMs: +p99(load.idle).toFixed(1),
+    p99LoadedMs: +p99(load.loaded).toFixed(1),
   };
 }

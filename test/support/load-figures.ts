@@ -53,3 +53,38 @@ export async function readsDuring<T>(reads: string[], work: () => Promise<T>): P
     await poller;
   }
 }
+
+export interface BrowserLoad<T> {
+  result: T;
+  idle: number[];
+  loaded: number[];
+  wallMs: number;
+  rssIdleMiB: number;
+  rssPeakMiB: number;
+  browserIdleMiB: number;
+  browserPeakMiB: number;
+}
+
+/**
+ * The reads timed idle (150 rounds), then during `work`, with the memory of the service `pid` and of its browser
+ * (every process below it) at rest and at their peak, sampled every 100 ms: what the render and journey load tests
+ * hold to the same bounds.
+ */
+export async function browserLoad<T>(pid: number, reads: string[], work: () => Promise<T>): Promise<BrowserLoad<T>> {
+  const idle: number[] = [];
+  for (let i = 0; i < 150; i++) for (const url of reads) idle.push(await timedGet(url));
+  const rssIdle = rssMiB(pid);
+  const browserIdle = descendantsRssMiB(pid);
+  let peakRss = rssIdle;
+  let peakBrowser = browserIdle;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rssMiB(pid));
+    peakBrowser = Math.max(peakBrowser, descendantsRssMiB(pid));
+  }, 100).unref(); // a test that times out before clearing it must not keep its process (and the whole run) alive
+  try {
+    const { result, loaded, wallMs } = await readsDuring(reads, work);
+    return { result, idle, loaded, wallMs, rssIdleMiB: rssIdle, rssPeakMiB: peakRss, browserIdleMiB: browserIdle, browserPeakMiB: peakBrowser };
+  } finally {
+    clearInterval(sampler);
+  }
+}
