@@ -190,8 +190,7 @@ test('SIGTERM during a scan: the in-flight scan completes (200), the process exi
   const slow = await startStoreFrom((origin) => ({ ...brochureStore(origin), '/': { ...(brochureStore(origin)['/'] as object), delayMs: 1500 } }));
   fixtures.push(slow);
   const pending = scanText(c, slow);
-  for (let i = 0; i < 100 && slow.hits('/') === 0; i++) await new Promise((r) => setTimeout(r, 20));
-  assert.ok(slow.hits('/') >= 1, 'the scan reached the store before the signal');
+  await waitFor(() => slow.hits('/') >= 1, 'the scan reached the store before the signal');
   const exitP = c.stop();
   const res = await pending;
   assert.equal(res.status, 200, res.text.slice(0, 300));
