@@ -32,9 +32,9 @@ const LAYERS = {
 const FOLDERS = Object.keys(LAYERS);
 
 // Rooms inside the audit engine, from the base up: what a document says, the facts of a product page, the
-// threads that parse pages, the agents that matter and how their answers compare, the requests a scan makes, and
-// the checks that read it all. scan/index.ts (the
-// entry), browser-view.ts and protocols.ts sit above every room; artifacts.ts (the record) below them all.
+// threads that parse pages, the agents that matter and how their answers compare, the requests a scan makes, the
+// checks that read it all, and the buying journey. scan/index.ts (the entry), browser-view.ts, buying-journey.ts and
+// protocols.ts sit above every room; artifacts.ts (the record) below them all.
 const SCAN_ROOMS = [
   ['documents', []],
   ['products', ['documents']],
@@ -42,6 +42,7 @@ const SCAN_ROOMS = [
   ['agents', ['documents', 'products']],
   ['fetching', ['documents', 'products', 'parser-threads', 'agents']],
   ['checks', ['documents', 'products', 'parser-threads', 'agents', 'fetching']],
+  ['journey', ['documents', 'products', 'parser-threads', 'agents', 'fetching', 'checks']],
 ];
 const any = (names) => `^(${names.join('|')})/`;
 

@@ -59,6 +59,8 @@ export const ConfigSchema = z
     RENDER_CONCURRENCY: intIn(0, 32, 2),
     RENDER_TIMEOUT_MS: intIn(3000, 120_000, 15_000),
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+    // The buying journey after the render: its own wall time, within what is left of SCAN_TIMEOUT_MS (0 = off).
+    JOURNEY_TIMEOUT_MS: intIn(0, 120_000, 15_000).refine((v) => v === 0 || v >= 3000, 'must be 0 (off) or at least 3000'),
     // Web Bot Auth: the scanner signs its requests (on by default; off: unsigned, and no key directory).
     SIGN_REQUESTS: z.enum(['on', 'off', '1', '0', 'true', 'false']).default('on').transform((v) => v === 'on' || v === '1' || v === 'true'),
     // The agents matrix of a root scan: its own request cap, apart from SCAN_MAX_REQUESTS (0 = not run).

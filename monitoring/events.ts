@@ -4,6 +4,7 @@
 import type { ScanRecord } from '../db/repo.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../schemas/webhook-event.js';
 import { diffReports, isRegression, type CheckChange } from './history.js';
+import { Journey, type JourneyBlocker } from '../schemas/journey.js';
 import { agentChanges, type AgentChange } from './agent-changes.js';
 
 export { EVENT_TYPES, TEST_EVENT_TYPE, type EventType };
@@ -24,8 +25,16 @@ export interface ScanEventData {
   previous_grade: string | null;
   previous_agent_ready: boolean | null;
   changed_checks: (CheckChange & { regressed: boolean })[];
+  journey: JourneyEnd | null;
+  previous_journey: JourneyEnd | null;
   /** Pages whose answer changed for an AI agent (the agents matrix), e.g. ChatGPT-User newly blocked. */
   agents_changed: AgentChange[];
+}
+
+/** How a walked buying journey ended, read from a stored report; null when it did not walk (or cannot be read). */
+interface JourneyEnd {
+  outcome: 'reached_checkout' | 'stopped';
+  blocker: JourneyBlocker | null;
 }
 
 export interface WebhookEvent {
@@ -57,6 +66,8 @@ export function eventsForScan(scan: ScanRecord, previous: ScanRecord | null, rep
     previous_grade: previous?.grade ?? null,
     previous_agent_ready: previous?.agentReady ?? null,
     changed_checks: changed.slice(0, MAX_CHANGED_CHECKS),
+    journey: journeyEnd(scan.report),
+    previous_journey: previous ? journeyEnd(previous.report) : null,
     agents_changed: previous ? agentChanges(previous.report, scan.report) : [],
   };
   const types: EventType[] = ['scan.completed'];
@@ -65,7 +76,16 @@ export function eventsForScan(scan: ScanRecord, previous: ScanRecord | null, rep
     if (previous.grade !== scan.grade) types.push('grade.changed');
     if (changed.some((c) => c.regressed)) types.push('check.regressed');
     if (previous.agentReady !== scan.agentReady) types.push('agent_ready.changed');
+    // Only two walks are compared: a scan that could not walk (no browser, no time) changes nothing.
+    const [now, before] = [data.journey, data.previous_journey];
+    if (now && before && (now.outcome !== before.outcome || now.blocker !== before.blocker)) types.push('journey.changed');
     if (data.agents_changed.length > 0) types.push('agents.changed');
   }
   return types.map((type) => ({ messageId: messageIdFor(scan.id, type), type, body: bodyOf(type, scan.createdAt, data) }));
+}
+
+function journeyEnd(report: unknown): JourneyEnd | null {
+  const parsed = Journey.safeParse((report as { journey?: unknown } | null)?.journey);
+  const j = parsed.success ? parsed.data : null;
+  return j && j.outcome !== 'not_run' ? { outcome: j.outcome, blocker: j.blocker } : null;
 }

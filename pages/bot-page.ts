@@ -41,7 +41,7 @@ export function renderBotPage(config: BotConfig): SafeHtml {
   <ul>
     <li>Your home page, <code>robots.txt</code>, sitemaps, <code>llms.txt</code> and the agent documents under <code>/.well-known/</code> (commerce profiles, MCP server card and catalog, API catalog).</li>
     <li>Up to two product pages (trying at most five product links), only where your robots.txt lets <code>${SCANNER_TOKEN}</code> in, and the first of them once more asking for Markdown.</li>
-    <li>The read-only MCP calls (<code>server/discover</code> or <code>initialize</code>, then <code>tools/list</code>) to an MCP endpoint your store announces: the only POSTs.</li>
+    <li>The read-only MCP calls (<code>server/discover</code> or <code>initialize</code>, then <code>tools/list</code>) to an MCP endpoint your store announces: the only POSTs, apart from the buying journey's catalog call below.</li>
     <li>At most <strong data-testid="raw-requests">${config.SCAN_MAX_REQUESTS}</strong> requests per scan, redirects included, each with a size and time cap. These requests run no scripts and load no images or styles.</li>
   </ul>
   <h3 class="sub-h">The browser view, as browser agents see it</h3>
@@ -50,7 +50,19 @@ export function renderBotPage(config: BotConfig): SafeHtml {
     <li>The browser loads what those pages load, as any visitor's browser does: scripts, styles, images, fonts and the requests the scripts make. At most <strong data-testid="browser-requests">${RENDER_BUDGET.maxRequests}</strong> requests and ${RENDER_BUDGET.maxBytes / 1024 / 1024} MiB per scan, within ${Math.round(config.RENDER_TIMEOUT_MS / 1000)} seconds.</li>
     <li>It clicks nothing, types nothing, submits no form, accepts no cookie notice and keeps no other window open.</li>
   </ul>
-  <p>Neither ever requests a cart, checkout or account page, places an order or sends personal data.</p>
+  <p>Neither ever requests a cart, checkout or account page, places an order or sends personal data. The buying journey below is the one exception to the first: it walks to your checkout in a browser and stops there.</p>
+</section>
+<section class="card" aria-labelledby="journey-h">
+  <h2 id="journey-h">The buying journey</h2>
+  <p>Where our service has a browser, a scan of your store's home page also walks one product to your checkout the way a browser agent does, in the same headless Chromium, and reports whether an agent can buy there. It is not counted in the score.</p>
+  <ul>
+    <li>It opens your home page, types the product's name into your site search and presses Enter, opens the product page, presses "Accept" or "Close" on a cookie notice or pop-up that covers the buy button, chooses the first available size or colour where one is required, presses "Add to cart", opens the cart and presses "Checkout".</li>
+    <li>It stops as soon as it sees the checkout, a sign-in page or a bot check. From then on the tab sends nothing: every request the page would make is refused.</li>
+    <li>It never types anything but the product's name, and only into your search field; never fills in or submits a form with an e-mail address, an address, a password or card details; never presses "Place order", "Pay" or an express payment button. No order is ever placed.</li>
+    <li>Where your store has an MCP server, it calls one read-only catalog tool with the product's name (at most three requests), never a tool about carts, checkout, orders or payment.</li>
+    <li>It walks a store at most once every 10 minutes; later scans reuse the walk. It needs about 20 to 60 browser requests, within the browser view's budget of <strong data-testid="journey-requests">${RENDER_BUDGET.maxRequests}</strong> per scan.</li>
+    <li>To keep it off your store, give our scanner a group of its own in robots.txt that disallows your product pages or <code>/cart</code> (see below). The <code>*</code> group's rules for carts, meant for crawlers, do not stop it, as they do not stop a browser agent sent by a shopper.</li>
+  </ul>
 </section>
 <section class="card" aria-labelledby="control-h">
   <h2 id="control-h">Allow it or refuse it</h2>

@@ -9,7 +9,8 @@ import { mdText } from './markdown.js';
 type Page = BrowserView['pages'][number];
 type Seen = Page['crawlers_see'];
 
-const JPEG_DATA_URL = /^data:image\/jpeg;base64,[A-Za-z0-9+/]+=*$/;
+/** The only pictures the report shows: base64 JPEGs as data: URLs, which the page's policy allows. */
+export const JPEG_DATA_URL = /^data:image\/jpeg;base64,[A-Za-z0-9+/]+=*$/;
 const SEEN_ROWS: { key: keyof Seen; label: string }[] = [
   { key: 'name', label: 'Product name' },
   { key: 'price', label: 'Price' },

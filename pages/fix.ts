@@ -1,7 +1,7 @@
 // A fix as a merchant reads it, from the check's declaration (the one place its texts live): one plain sentence,
 // the effort, steps per platform where they differ, the paste-ready snippet with a copy button, and the protocol
 // detail under "For your developer". Used by the report's fixes and by /checks/{id}.
-import type { CheckDef, Platform } from '../scan/checks/check.js';
+import type { CheckDef, MerchantFix, Platform } from '../scan/checks/check.js';
 import { PLATFORMS } from '../scan/checks/check.js';
 import { html, inlineMarkdown, renderHowTo, type SafeHtml } from './html.js';
 
@@ -15,15 +15,20 @@ const PLATFORM_NAMES: Record<Platform, string> = { shopify: 'Shopify', woocommer
 export function merchantFix(check: CheckDef, how: string, idPrefix: string, opts: { copy: boolean } = { copy: true }): SafeHtml {
   const fix = check.fix;
   const snippetId = `${idPrefix}-snippet`;
-  return html`${fix ? html`<p class="fix-plain">${fix.plain} <span class="tag effort">Effort: ${fix.effort}</span></p>` : html`<p class="fix-plain">${inlineMarkdown(check.why)}</p>`}
-  ${fix?.steps
-    ? html`<div class="platform-steps">${PLATFORMS.filter((p) => fix.steps?.[p]).map(
-        (p) => html`<details class="platform"><summary>${PLATFORM_NAMES[p]}</summary><p>${fix.steps?.[p]}</p></details>`,
-      )}</div>`
-    : ''}
+  return html`${fix ? fixPlainAndSteps(fix) : html`<p class="fix-plain">${inlineMarkdown(check.why)}</p>`}
   ${fix?.snippet
     ? html`<div class="snippet-box"><pre class="snippet"><code id="${snippetId}">${fix.snippet}</code></pre>${opts.copy ? html`<button class="button button-quiet copy-button" type="button" data-copy="${snippetId}">Copy</button>` : ''}</div>`
     : ''}
   <details class="for-developer"><summary>For your developer</summary><div class="how">${renderHowTo(how)}</div></details>
   <p class="small"><a href="/checks/${check.id}">${opts.copy ? 'Learn more about this check' : html`Learn more about this check${fix?.snippet ? ' (with a copy button)' : ''}`}</a></p>`;
+}
+
+/** A fix's sentence with its effort, and its steps per platform where they differ. */
+export function fixPlainAndSteps(fix: MerchantFix): SafeHtml {
+  return html`<p class="fix-plain">${fix.plain} <span class="tag effort">Effort: ${fix.effort}</span></p>
+  ${fix.steps
+    ? html`<div class="platform-steps">${PLATFORMS.filter((p) => fix.steps?.[p]).map(
+        (p) => html`<details class="platform"><summary>${PLATFORM_NAMES[p]}</summary><p>${fix.steps?.[p]}</p></details>`,
+      )}</div>`
+    : ''}`;
 }

@@ -33,6 +33,7 @@ import { merchantFix } from './fix.js';
 import { CHECKS } from '../scan/checks/registry.js';
 import { CAP_SCORE, type CheckId } from '../scan/checks/rubric.js';
 import { browserViewMarkdown, browserViewSection } from './browser-view.js';
+import { journeyMarkdown, journeySection } from './journey.js';
 import { readableReport } from '../tools/stored-report.js';
 import { agentsMarkdown, agentsSection } from './agents-matrix.js';
 import { availabilityBasisPhrase, isGuessedAvailability } from '../scan/products/availability-basis.js';
@@ -183,6 +184,7 @@ ${fixesSection(report, fixes)}
 
 ${browserViewSection(report.browser_view)}
 
+${journeySection(report.journey)}
 ${agentsSection(report.agents)}
 
 <div class="grid grid-2">
@@ -296,6 +298,7 @@ export function renderReportMarkdown(report: Report, baseUrl: string): string {
       : fixes.map((f, i) => `${i + 1}. **+${num(f.points)} pts** ${mdText(f.title, 200)} (\`${mdText(f.check_id, 80)}\`): ${oneLine(String(f.how ?? ''))}`)),
     '',
     ...browserViewMarkdown(report.browser_view),
+    ...journeyMarkdown(report.journey),
     ...agentsMarkdown(report.agents),
   ].join('\n');
 }

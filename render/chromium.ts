@@ -7,6 +7,7 @@ import pLimit from 'p-limit';
 import { chromium, type Browser, type BrowserServer } from 'playwright-core';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import type { PageRenderer, RenderRequest, RenderRun } from '../scan/fetching/render.js';
+import { walkJourney } from './journey/walk.js';
 import { renderRun } from './render-run.js';
 import { withTimeout } from './with-timeout.js';
 
@@ -101,7 +102,9 @@ export function createChromiumRenderer(opts: ChromiumOptions): ChromiumRenderer 
       const deadlineAt = Date.now() + request.deadlineMs;
       const measure = opts.metrics ? renderMeasure(opts.metrics) : undefined;
       const rendered = limit(async () => {
-        const run = await renderRun(await browser(), { ...request, deadlineMs: deadlineAt - Date.now() });
+        const waited = Date.now() - (deadlineAt - request.deadlineMs);
+        const journey = request.journey && { ...request.journey, endsInMs: request.journey.endsInMs - waited };
+        const run = await renderRun(await browser(), { ...request, deadlineMs: deadlineAt - Date.now(), journey }, walkJourney);
         if (run.browserUnwell) await restart(run.browserUnwell);
         return run;
       });

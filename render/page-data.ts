@@ -83,6 +83,61 @@ export function readBuyControl(snapshot: unknown, enabled: unknown, coveredBy: u
   return { ...SnapshotAnswer.parse(snapshot), enabled: enabled === true, coveredBy: readCover(coveredBy) };
 }
 
+// The buying journey's page scripts (render/journey/page-scripts.ts), each answer through its schema and cut to the
+// journey's caps. A journey step reads them with `fromPage`: an answer that does not fit, or none in time, is the
+// step's fallback (no field, no control, no count), never a value passed on.
+
+/** The home page's search field: how it was recognised and whether it shows. */
+export const SearchFieldAnswer = z.object({ kind: cut(60), visible: z.boolean() }).nullable();
+/** Links to the product on a results page. */
+export const LinksAnswer = z.number().int().min(0).max(CAPS.count);
+/** Controls a journey script marked by name: at most the 20 it marks, each name cut. */
+export const NamedControlsAnswer = z.array(z.object({ k: z.int().min(0).max(20), name: cut(CAPS.journeyControlName), tag: cut(20) })).max(20);
+/** The required choices marked, and those with no available option. */
+export const ChoicesAnswer = z.object({
+  choices: z.array(z.object({ k: z.int().min(0).max(20), kind: z.enum(['select', 'radio', 'swatch']), label: cut(60), option: cut(60), value: cut(200) })).max(10),
+  unavailable: z.array(cut(60)).max(10),
+});
+/** The number a cart link or badge shows. */
+export const CartCountAnswer = z.int().min(0).max(999).nullable();
+/** A layer's short description: what covers a control, a drawer naming the product. */
+export const LayerAnswer = cut(CAPS.coveredBy).nullable();
+export const FlagAnswer = z.boolean();
+/** A product's name, read from the rendered page. */
+export const NameAnswer = cut(CAPS.journeyName).nullable();
+/** What the page the checkout control led to holds. */
+export const LandingAnswer = z.object({
+  fields: z.array(cut(30)).max(CAPS.journeyFields),
+  password: z.boolean(),
+  frames: z.array(cut(100)).max(CAPS.journeyFields),
+  captcha: z.enum(['reCAPTCHA', 'hCaptcha', 'Cloudflare Turnstile']).nullable(),
+  human: z.boolean(),
+  guest: z.boolean(),
+  wall: z.boolean(),
+});
+/** axe-core's violations as the run expression maps them; an impact outside axe's four is none. */
+export const AxeAnswer = z
+  .array(
+    z.object({
+      id: cut(60),
+      impact: z.enum(['minor', 'moderate', 'serious', 'critical']).nullable().catch(null),
+      help: cut(CAPS.axeText),
+      nodes: z.array(z.object({ target: z.array(z.unknown()).max(20) })).max(10_000),
+    }),
+  )
+  .max(200)
+  .nullable();
+
+/** The answer parsed; `fallback` when it does not fit its schema or the script failed or did not answer in time. */
+export async function fromPage<S extends z.ZodType>(schema: S, answer: Promise<unknown>, fallback: z.output<S>): Promise<z.output<S>> {
+  try {
+    const parsed = schema.safeParse(await answer);
+    return parsed.success ? parsed.data : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 /** What markBuyControls answers: why each marked control was taken, in mark order, at most the cap; else none. */
 const MarkedAnswer = z
   .object({ reasons: z.array(z.enum(BUY_CONTROL_REASONS)).max(CAPS.buyControls) })

@@ -79,9 +79,9 @@ export function probePage(maxHtml: number): ProbeResult {
   };
 }
 
-/** What covers the centre of buy control i after it is scrolled into view: a short description, or null. */
-export function coverAt(i: number): string | null {
-  const el = document.querySelector(`[data-store-readiness-buy="${i}"]`);
+/** What covers the centre of the element `selector` finds after it is scrolled into view: a short description, or null. */
+export function coverAt(selector: string): string | null {
+  const el = document.querySelector(selector);
   if (!el) return null;
   el.scrollIntoView({ block: 'center', inline: 'center' });
   const box = el.getBoundingClientRect();

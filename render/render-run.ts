@@ -12,24 +12,31 @@ import { markBuyControls } from './buy-controls.js';
 import { MAX_HTML, readBuyControl, readMarkedBuyControls, readOverlay, readProbe, type ProbeAnswer } from './page-data.js';
 import { BROWSER_VIEW_CAPS as CAPS } from '../schemas/browser-view.js';
 import { photograph, type Screenshot } from './screenshot.js';
+import type { JourneyRequest, JourneyRun } from '../scan/fetching/render.js';
 
 const CONTEXT_TIMEOUT_MS = 10_000;
 const SETTLE_MS = 1500; // after load: late scripts, cookie walls that open on a timer
 const PROBE_MS = 3000;
 const VIEWPORT = { width: 1280, height: 800 };
+/** Less time than this left after the pages, and the journey is not started. */
+const MIN_JOURNEY_MS = 3000;
 
 export type RunResult = RenderRun & {
   /** Why the browser should be replaced (a context that would not close), or null. */
   browserUnwell: string | null;
 };
 
-export async function renderRun(browser: Browser, req: RenderRequest): Promise<RunResult> {
+/** Walks the buying journey in the render's context (render/journey/walk.ts, passed in so the journey can use this module). */
+export type JourneyWalker = (context: BrowserContext, openTab: () => Promise<Page>, req: JourneyRequest, budgetMs: number, signal?: AbortSignal) => Promise<JourneyRun>;
+
+export async function renderRun(browser: Browser, req: RenderRequest, walk?: JourneyWalker): Promise<RunResult> {
   const started = performance.now();
   const left = () => req.deadlineMs - (performance.now() - started);
   const proxy = await startAddressProxy(req.rules, RENDER_BUDGET);
   const pages: RenderedPage[] = [];
   let screenshot: RenderRun['screenshot'] = null;
   let screenshotNote: string | null = null;
+  let journey: RenderRun['journey'];
   let browserUnwell: string | null = null;
   let context: BrowserContext | null = null;
   try {
@@ -63,6 +70,14 @@ export async function renderRun(browser: Browser, req: RenderRequest): Promise<R
       if (result.page.outcome === 'timeout' || result.page.outcome === 'crashed') stop = `an earlier page ${result.page.outcome === 'timeout' ? 'hung' : 'crashed'}`;
       await withTimeout(page.close({ runBeforeUnload: false }), 2000).catch(() => {});
     }
+    if (req.journey && walk) {
+      const ctx = context;
+      const openTab = () => (opening++, ctx.newPage());
+      const journeyMs = Math.min(req.journey.maxMs, req.journey.endsInMs - (performance.now() - started)) - 500;
+      // A page that hung or crashed may have left the context unwell: no journey in it.
+      const unwell = pages.some((p) => p.outcome === 'timeout' || p.outcome === 'crashed');
+      journey = !unwell && !req.signal?.aborted && journeyMs >= MIN_JOURNEY_MS ? await walk(ctx, openTab, req.journey, journeyMs, req.signal) : null;
+    }
   } finally {
     if (context) {
       const ctx = context;
@@ -79,6 +94,7 @@ export async function renderRun(browser: Browser, req: RenderRequest): Promise<R
     refused: proxy.refused,
     budgetSpent: proxy.budgetSpent,
     ms: performance.now() - started,
+    ...(req.journey ? { journey: journey ?? null } : {}),
     browserUnwell,
   };
 }
@@ -163,7 +179,7 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
  * Role, accessible name and state of each marked buy control, as the accessibility tree gives them. A control the
  * tree could not be asked about in time (a busy machine) is left out rather than reported as unnamed.
  */
-async function buyControls(page: Page, reasons: RenderedBuyControl['reason'][], left: () => number): Promise<RenderedBuyControl[]> {
+export async function buyControls(page: Page, reasons: RenderedBuyControl['reason'][], left: () => number): Promise<RenderedBuyControl[]> {
   const controls: RenderedBuyControl[] = [];
   for (let i = 0; i < reasons.length && left() > 200; i++) {
     const control = page.locator(`[data-store-readiness-buy="${i}"]`);
@@ -171,7 +187,7 @@ async function buyControls(page: Page, reasons: RenderedBuyControl['reason'][], 
     const snapshot = await control.ariaSnapshot({ timeout }).catch(() => null);
     if (snapshot === null) continue;
     const enabled = await control.isEnabled({ timeout }).catch(() => false);
-    const coveredBy = await withTimeout(page.evaluate(inPage(coverAt, i)), timeout).catch(() => null);
+    const coveredBy = await withTimeout(page.evaluate(inPage(coverAt, `[data-store-readiness-buy="${i}"]`)), timeout).catch(() => null);
     controls.push({ ...readBuyControl(snapshot, enabled, coveredBy), reason: reasons[i] });
   }
   return controls;
@@ -181,7 +197,7 @@ async function buyControls(page: Page, reasons: RenderedBuyControl['reason'][], 
  * A function as a page expression. tsx keeps function names by wrapping them in `__name(...)`, which does not exist
  * in the page; a no-op stands in for it.
  */
-function inPage(fn: (...args: never[]) => unknown, ...args: unknown[]): string {
+export function inPage(fn: (...args: never[]) => unknown, ...args: unknown[]): string {
   return `(() => { const __name = (f) => f; const describeLayer = ${describeLayer.toString()}; return (${fn.toString()})(${args.map((a) => JSON.stringify(a)).join(', ')}); })()`;
 }
 

@@ -39,23 +39,26 @@ export function failed(note: string, ms: number): BrowserView {
 
 const emptyRequests = (): BrowserView['requests'] => ({ made: 0, refused: 0, refused_examples: [], budget_spent: null });
 
-/** Renders the targets and reads them; a browser that cannot be used is a 'failed' view, never a failed scan. */
+/**
+ * Renders the targets and reads them; a browser that cannot be used is a 'failed' view, never a failed scan. The
+ * run comes back too, for the buying journey walked in the same render.
+ */
 export async function browserView(
   a: Artifacts,
   renderer: PageRenderer | undefined,
   request: Omit<RenderRequest, 'pages' | 'screenshotUrl'>,
   read: BodyReader,
-): Promise<BrowserView> {
-  if (!renderer) return notRun('Not run: this instance has no browser (Chromium), so only what crawlers see was checked.');
+): Promise<{ view: BrowserView; run: RenderRun | null }> {
+  if (!renderer) return { view: notRun('Not run: this instance has no browser (Chromium), so only what crawlers see was checked.'), run: null };
   const pages = renderTargets(a);
   const started = Date.now();
   let run: RenderRun;
   try {
     run = await renderer.render({ ...request, pages, screenshotUrl: pages.find((p) => p.kind === 'product')?.url ?? pages[0].url });
   } catch (err) {
-    return failed(`The browser could not be used for this scan (${(err as Error).message.slice(0, 120)}).`, Date.now() - started);
+    return { view: failed(`The browser could not be used for this scan (${(err as Error).message.slice(0, 120)}).`, Date.now() - started), run: null };
   }
-  return readRun(a, run, renderer.label, read);
+  return { view: await readRun(a, run, renderer.label, read), run };
 }
 
 /** Turns a render into the report's view: each page compared with its raw answer, then the findings. */
@@ -82,7 +85,8 @@ export async function readRun(a: Artifacts, run: RenderRun, label: string, read:
     requests: { made: run.requests, refused: run.refusedCount, refused_examples: run.refused.slice(0, 10), budget_spent: run.budgetSpent },
     screenshot: run.screenshot ? { url: run.screenshot.url, data_url: run.screenshot.dataUrl } : null,
     screenshot_note: run.screenshotNote,
-    duration_ms: Math.max(0, Math.round(run.ms)),
+    // The render's own time: the buying journey walked after it reports its own.
+    duration_ms: Math.max(0, Math.round(run.ms - (run.journey?.ms ?? 0))),
   };
 }
 

@@ -6,7 +6,10 @@ import type { AuditResult } from '../schemas/scan-result.js';
 import { AppError } from '../lib/errors.js';
 import type { ProductFacts, Resource } from './artifacts.js';
 import { browserView, notRun } from './browser-view.js';
-import { createFetcher, type LookupFunction } from '../outbound/fetch.js';
+import { planJourney } from './buying-journey.js';
+import type { JourneyBoard } from './journey/board.js';
+import type { Journey } from '../schemas/journey.js';
+import { createFetcher, type Fetcher, type LookupFunction } from '../outbound/fetch.js';
 import type { RequestSigner } from '../outbound/request-signer.js';
 import { gather, homeUnusable, HTML_ACCEPT } from './fetching/gather.js';
 import { readInPool, warmPagePool, type BodyReader } from './parser-threads/page-pool.js';
@@ -43,6 +46,12 @@ export interface ScanOptions {
   render?: PageRenderer;
   /** Wall time of the render (default 15 s), within what is left of timeoutMs. */
   renderTimeoutMs?: number;
+  /** Wall time of the buying journey after the render (default 15 s; 0 = off), within what is left of timeoutMs. */
+  journeyTimeoutMs?: number;
+  /** The app's recent walks, so a store is walked once at a time and not again for 10 minutes. */
+  journeys?: JourneyBoard;
+  /** The host's latest stored journey (another instance may have walked it). */
+  storedJourney?: () => Promise<Journey | null | undefined>;
   /** Signs the scan's requests (Web Bot Auth); none when SIGN_REQUESTS is off or there is no key (the command line). */
   signer?: RequestSigner;
   /** The agents matrix's own request cap (AGENTS_MAX_REQUESTS) on a scan of a store's root; 0 or absent: not run. */
@@ -53,6 +62,10 @@ export interface ScanOptions {
 
 /** Less time than this left in the scan, and the browser is not started: a render needs a few seconds at least. */
 const MIN_RENDER_MS = 3000;
+/** Kept back from the scan's time after the journey: ranking and saving the result. */
+const SAVE_MARGIN_MS = 1000;
+/** The catalog's requests (scan/journey/catalog.ts): at most three, each this long at most. */
+const CATALOG = { maxRequests: 3, requestTimeoutMs: 5000, deadlineMs: 12_000, maxTotalBytes: 2 * 1024 * 1024 };
 
 export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditResult> {
   return (await auditStore(rawUrl, opts)).audit;
@@ -115,16 +128,39 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
   const scored = score(results, causes);
   // The fetcher's ports (see createFetcher above), for the browser's requests.
   const allowedPorts = opts.allowedPorts ?? (opts.allowPrivate || opts.allowIPAddressList?.length ? 'any' : [80, 443]);
-  const renderMs = Math.min(opts.renderTimeoutMs ?? 15_000, opts.timeoutMs - (performance.now() - started));
-  const browser_view =
-    opts.render && renderMs < MIN_RENDER_MS
-      ? notRun('Not run: the scan had used up its time before the browser could start.')
-      : await browserView(
-          artifacts,
-          opts.render,
-          { rules: { allowPrivate: opts.allowPrivate, allowIPAddressList: opts.allowIPAddressList, allowedPorts, lookup: opts.lookup, log: opts.log }, baseUrl: opts.baseUrl, deadlineMs: renderMs, signal: opts.signal },
-          opts.read ?? readInPool,
-        );
+  const rules = { allowPrivate: opts.allowPrivate, allowIPAddressList: opts.allowIPAddressList, allowedPorts, lookup: opts.lookup, log: opts.log };
+  const left = () => opts.timeoutMs - (performance.now() - started);
+  const renderMs = Math.min(opts.renderTimeoutMs ?? 15_000, left());
+  const catalogFetchers: Fetcher[] = [];
+  const journeyPlan = await planJourney(artifacts, url, {
+    timeoutMs: opts.journeyTimeoutMs ?? 15_000,
+    browser: !opts.render
+      ? 'Not run: this instance has no browser (Chromium), so no agent walked the store to its checkout.'
+      : renderMs < MIN_RENDER_MS
+        ? 'Not run: the scan had used up its time before the browser could start.'
+        : true,
+    board: opts.journeys,
+    stored: opts.storedJourney,
+    waitMs: left() - SAVE_MARGIN_MS,
+    catalogFetcher: () => {
+      const fetcher = createFetcher({ ...rules, ...CATALOG, deadlineMs: Math.max(1, Math.round(Math.min(CATALOG.deadlineMs, left()))), signal: opts.signal, baseUrl: opts.baseUrl, signer: opts.signer });
+      catalogFetchers.push(fetcher);
+      return fetcher;
+    },
+  });
+  const journeyRequest = journeyPlan.request && { ...journeyPlan.request, maxMs: opts.journeyTimeoutMs ?? 15_000, endsInMs: left() - SAVE_MARGIN_MS };
+  let rendered: Awaited<ReturnType<typeof browserView>>;
+  let journey: Journey;
+  try {
+    rendered =
+      opts.render && renderMs < MIN_RENDER_MS
+        ? { view: notRun('Not run: the scan had used up its time before the browser could start.'), run: null }
+        : await browserView(artifacts, opts.render, { rules, baseUrl: opts.baseUrl, deadlineMs: renderMs, signal: opts.signal, journey: journeyRequest }, opts.read ?? readInPool);
+    journey = await journeyPlan.finish(rendered.run, opts.render?.label ?? 'a browser');
+  } finally {
+    journeyPlan.abandon(); // after finish, nothing; after an error, later scans of the store walk again
+  }
+  const browser_view = rendered.view;
   throwIfAborted(opts.signal);
   const audit: AuditResult = {
     host: hostIdentity(url),
@@ -140,9 +176,10 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
     root_causes: scored.root_causes,
     protocols: protocolFlags(artifacts, results),
     products: artifacts.pdps.flatMap((p) => (p.product ? [productSeen(p.product)] : [])),
-    fetched: artifacts.fetchLog.map((e) => ({ url: e.url, status: e.status, ms: Math.max(0, Math.round(e.ms)), outcome: e.outcome })),
+    fetched: [...artifacts.fetchLog, ...catalogFetchers.flatMap((f) => f.log)].map((e) => ({ url: e.url, status: e.status, ms: Math.max(0, Math.round(e.ms)), outcome: e.outcome })),
     duration_ms: Math.max(0, Math.round(performance.now() - started)),
     browser_view,
+    journey,
     agents: agentsReport({ matrix: artifacts.agentMatrix, browserView: browser_view, signer: opts.signer, notRun: agentsNotRunNote(url, opts), baseUrl: opts.baseUrl }),
     ...(addressNote ? { address_note: addressNote } : {}),
   };

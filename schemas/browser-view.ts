@@ -27,6 +27,20 @@ export const BROWSER_VIEW_CAPS = {
   refusedExamples: 10,
   /** Bytes of the screenshot's JPEG (about 87 KiB as a data: URL). */
   screenshotBytes: 64 * 1024,
+  /** The buying journey (schemas/journey.ts): characters of a step's detail, a URL, a product name and a name the page gave a control. */
+  journeyDetail: 600,
+  journeyUrl: 2048,
+  journeyName: 200,
+  journeyControlName: 80,
+  /** What made a page a checkout, and the fields and frames read to say so. */
+  journeySignals: 12,
+  journeyFields: 20,
+  /** axe rules reported per page of the journey, the elements named for each, and the characters of a rule's help or an element's selector. */
+  axeRules: 35,
+  axeTargets: 2,
+  axeText: 120,
+  /** Bytes of the journey's picture (about 55 KiB as a data: URL). */
+  journeyShotBytes: 40 * 1024,
 } as const;
 
 const SCREENSHOT_PREFIX = 'data:image/jpeg;base64,';

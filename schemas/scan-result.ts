@@ -3,6 +3,7 @@
 // Described once here; tools, routes, OpenAPI and the MCP output schemas import these.
 import { z } from 'zod';
 import { BrowserView } from './browser-view.js';
+import { Journey } from './journey.js';
 import { Agents } from './agents.js';
 
 export const Grade = z.enum(['A', 'B', 'C', 'D', 'E']).describe('Letter grade: A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, else E.');
@@ -184,6 +185,7 @@ export const AuditResult = z.object({
     .optional()
     .describe('Present when the address was typed without a scheme and HTTPS gave no answer, so the store was scanned over plain HTTP: says so.'),
   browser_view: BrowserView.optional().describe('What browser agents see, beside the score and not counted in it. Absent on scans made before it existed.'),
+  journey: Journey.optional().describe('Can an agent buy here? A sampled product walked to the checkout in a browser, beside the score and not counted in it. Absent on scans made before it existed.'),
   agents: Agents.optional().describe('What each AI agent gets from the store (the agents matrix). Absent on scans made before it existed.'),
 });
 export type AuditResult = z.infer<typeof AuditResult>;

@@ -1,9 +1,10 @@
 // The webhook format: event types and the JSON body {type, timestamp, data} every delivery carries. The worker
 // builds bodies of this shape (monitoring/events.ts); /webhooks.md documents it from the same list.
 import { z } from 'zod';
+import { JOURNEY_BLOCKERS } from './journey.js';
 import { Grade } from './scan-result.js';
 
-export const EVENT_TYPES = ['scan.completed', 'score.changed', 'grade.changed', 'check.regressed', 'agent_ready.changed', 'audit.completed', 'agents.changed'] as const;
+export const EVENT_TYPES = ['scan.completed', 'score.changed', 'grade.changed', 'check.regressed', 'agent_ready.changed', 'audit.completed', 'journey.changed', 'agents.changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent by "Send test event", whatever events the endpoint picked. */
 export const TEST_EVENT_TYPE = 'webhook.test';
@@ -15,6 +16,7 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'check.regressed': 'At least one check moved down from pass or partial (to partial, fail, or gone).',
   'agent_ready.changed': 'The store became agent-ready, or stopped being agent-ready.',
   'audit.completed': 'A deep audit the account started has finished (done or failed); its coverage per fact comes along.',
+  'journey.changed': 'The buying journey ended otherwise than the walk of the scan before: it now reaches the checkout, stops, or stops at another blocker.',
   'agents.changed': 'An AI agent now gets another answer than in the scan before: newly blocked or challenged (or let in again) on the home or product page.',
 };
 
@@ -32,6 +34,9 @@ export const ChangedCheck = z.object({
   regressed: z.boolean().describe('Moved down from pass or partial.'),
 });
 
+/** How a buying journey ended (schemas/journey.ts). */
+const JourneyEnd = z.object({ outcome: z.enum(['reached_checkout', 'stopped']), blocker: z.enum(JOURNEY_BLOCKERS).nullable() });
+
 export const ScanEventData = z.object({
   host: z.string(),
   scan_id: z.int().min(1),
@@ -45,6 +50,8 @@ export const ScanEventData = z.object({
   previous_grade: Grade.nullable(),
   previous_agent_ready: z.boolean().nullable(),
   changed_checks: z.array(ChangedCheck),
+  journey: JourneyEnd.nullable().optional().describe('How the buying journey of this scan ended; null when it did not walk.'),
+  previous_journey: JourneyEnd.nullable().optional().describe('How the buying journey of the scan before ended; null when it did not walk.'),
   agents_changed: z
     .array(
       z.object({

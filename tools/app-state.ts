@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { Config } from '../lib/config.js';
 import type { Protocols, ScanResult } from '../schemas/scan-result.js';
+import { JourneyBoard } from '../scan/journey/board.js';
 import { ScanGate } from './scan-gate.js';
 import { SingleFlight } from './single-flight.js';
 
@@ -14,6 +15,8 @@ export interface AppState {
   scanFlights: SingleFlight<ScanResult>;
   /** The protocols of recently read scans, by scan id (a saved report never changes). */
   protocolsByScan: Map<number, z.output<typeof Protocols> | null>;
+  /** Stores walked to their checkout lately (scan/journey/board.ts): one walk per store at a time, reused for 10 minutes. */
+  journeys: JourneyBoard;
   /** Told the tool's name for every call tools/invoke.ts makes for this app, before its preflight; unset unless watched. */
   observeInvoke?: (toolName: string) => void;
 }
@@ -23,5 +26,6 @@ export function createAppState(config: Pick<Config, 'SCAN_CONCURRENCY' | 'SCAN_Q
     scanGate: new ScanGate(config.SCAN_CONCURRENCY, config.SCAN_QUEUE),
     scanFlights: new SingleFlight<ScanResult>(),
     protocolsByScan: new Map(),
+    journeys: new JourneyBoard(),
   };
 }

@@ -8,6 +8,9 @@ import { LIVE_AGENT_TOKENS } from '../scan/documents/robots.js';
 import { CAP_SCORE, type CheckId } from '../scan/checks/rubric.js';
 import { availabilityBasisPhrase, isGuessedAvailability } from '../scan/products/availability-basis.js';
 import { isHostName } from '../lib/hosts.js';
+import { Journey } from '../schemas/journey.js';
+import { BLOCKERS, STEP_LABELS } from '../scan/journey/blockers.js';
+import { PLATFORMS } from '../scan/checks/check.js';
 
 type Product = ScanResult['products'][number];
 type CheckResult = ScanResult['pillars'][number]['checks'][number];
@@ -18,7 +21,7 @@ export interface BriefOptions {
 
 export function renderBrief(scan: ScanResult, opts: BriefOptions): string {
   const ctx = briefContext(scan, opts);
-  return [header(ctx), fixes(ctx), browserFixes(ctx), agentFindings(ctx), artifacts(ctx), verify(ctx)].join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
+  return [header(ctx), fixes(ctx), browserFixes(ctx), journeyFix(ctx), agentFindings(ctx), artifacts(ctx), verify(ctx)].join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
 }
 
 const tableCell = (md: string): string => md.replace(/\|/g, '\\|');
@@ -180,6 +183,31 @@ function browserFixes(ctx: Ctx): string {
     (f, i) => `${i + 1}. **${oneLine(f.title, 160)}** (${inlineCode(f.id, 40)}${f.page_url ? `, ${inlineCode(f.page_url, 200)}` : ''}). Seen: ${inlineCode(f.detail, 300)} Fix: ${oneLine(f.fix, 400)}`,
   );
   return `## For browser agents (not scored)\n\nAgents that shop in a real browser met these on the rendered pages. They do not change the score; re-scan to confirm.\n\n${items.join('\n')}`;
+}
+
+/** The buying journey (scan/buying-journey.ts): where an agent walking to the checkout stopped, and the fix. Not scored. */
+function journeyFix(ctx: Ctx): string {
+  const parsed = Journey.safeParse(ctx.scan.journey);
+  const j = parsed.success ? parsed.data : null;
+  if (!j || j.outcome === 'not_run') return '';
+  const head = '## Can an agent buy here? (not scored)';
+  const product = j.product?.name ? ` ${inlineCode(j.product.name, 120)}` : ' a product';
+  const catalog = j.protocol
+    ? `\n\nThe store's own catalog (${j.protocol.via}${j.protocol.tool ? `, ${inlineCode(j.protocol.tool, 60)}` : ''}) was asked about it: ${j.protocol.price_matches === false ? 'it answers another price than the page' : j.protocol.found ? 'it names the product' : 'it does not name the product'}. Seen: ${inlineCode(j.protocol.detail, 300)}`
+    : '';
+  const rules = j.accessibility.flatMap((a) => a.violations.map((v) => `${inlineCode(v.rule, 40)} on the ${STEP_LABELS[a.step].toLowerCase()} (${v.nodes})`));
+  const axe = rules.length > 0 ? `\n\nAccessibility rules agents trip on along the way (axe-core, as Lighthouse's Agentic Browsing runs them): ${rules.join(', ')}.` : '';
+  if (j.outcome === 'reached_checkout') return `${head}\n\nA browser agent walked${product} to the checkout and reached it${j.checkout ? ` at ${inlineCode(j.checkout.host, 100)}` : ''}: nothing to fix on the way.${catalog}${axe}`;
+  const failed = j.steps.find((st) => st.status === 'failed' && st.step !== 'search');
+  const blocker = j.blocker ? BLOCKERS[j.blocker] : null;
+  const steps = blocker?.fix.steps ? PLATFORMS.filter((pl) => blocker.fix.steps?.[pl]).map((pl) => `- ${pl}: ${blocker.fix.steps?.[pl]}`).join('\n') : '';
+  return [
+    `${head}\n\nA browser agent walked${product} towards the checkout and stopped at "${failed ? STEP_LABELS[failed.step] : 'the start'}". ${blocker?.sentence ?? ''}`,
+    failed ? `Seen: ${inlineCode(failed.detail, 400)}` : null,
+    blocker ? `Fix (${blocker.fix.effort}): ${blocker.fix.plain}${steps ? `\n\n${steps}` : ''}` : null,
+  ]
+    .filter(Boolean)
+    .join('\n\n') + `${catalog}${axe}`;
 }
 
 /** What each AI agent met (the agents matrix); its blocks and cloaking already count in access_no_bot_wall above. */

@@ -14,7 +14,8 @@ import { AppError } from '../lib/errors.js';
 import { isDatabaseUnavailable } from '../lib/db-failure.js';
 import { StoreUrl, Vertical } from '../schemas/params.js';
 import { ScanResult, type AuditResult } from '../schemas/scan-result.js';
-import type { LatestEntry, RankWindow } from '../db/repo.js';
+import type { Journey } from '../schemas/journey.js';
+import type { LatestEntry, RankWindow, Repository } from '../db/repo.js';
 import { reportUrl } from './readiness.js';
 import { storableReport } from './stored-report.js';
 import type { Reservation } from './scan-gate.js';
@@ -110,6 +111,9 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
     log: ctx.log,
     render: ctx.renderer,
     renderTimeoutMs: config.RENDER_TIMEOUT_MS,
+    journeyTimeoutMs: config.JOURNEY_TIMEOUT_MS,
+    journeys: ctx.app.journeys,
+    storedJourney: () => storedJourney(db, hostIdentity(target)),
     signer,
     agentsMaxRequests: config.AGENTS_MAX_REQUESTS,
     schemeGuessed,
@@ -164,6 +168,13 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
     events: publicEntry, // webhook events of the hosts' verified owners follow the public score only
   });
   return result;
+}
+
+/** The journey of the host's public report, which another instance may have walked a moment ago. */
+async function storedJourney(db: Repository, host: string): Promise<Journey | null | undefined> {
+  const entry = await db.latestByHost(host);
+  const scan = entry ? await db.getScan(entry.scanId) : null;
+  return (scan?.report as Partial<ScanResult> | undefined)?.journey;
 }
 
 /** The URL asked by the scan that is the store's public entry now, if it is listed. */

@@ -180,17 +180,17 @@ export const MCP_CURRENT_REVISION = '2026-07-28';
 const MAX_REVISIONS = 10;
 const MAX_PROBE_REDIRECTS = 3;
 
-type ClientInfo = { name: string; version: string };
+export type ClientInfo = { name: string; version: string };
 
 /** A 2026-07-28 request: the `_meta` envelope in the body, the protocol version and method in the headers. */
-function modernMessage(id: number, method: string, client: ClientInfo): { message: unknown; headers: Record<string, string> } {
+export function modernMessage(id: number, method: string, client: ClientInfo, params: Record<string, unknown> = {}): { message: unknown; headers: Record<string, string> } {
   const _meta = {
     'io.modelcontextprotocol/protocolVersion': MCP_CURRENT_REVISION,
     'io.modelcontextprotocol/clientInfo': client,
     'io.modelcontextprotocol/clientCapabilities': {},
   };
   return {
-    message: { jsonrpc: '2.0', id, method, params: { _meta } },
+    message: { jsonrpc: '2.0', id, method, params: { ...params, _meta } },
     headers: { 'mcp-protocol-version': MCP_CURRENT_REVISION, 'mcp-method': method },
   };
 }
@@ -285,7 +285,7 @@ function readTools(probe: McpProbe, answer: Resource): void {
  * method): a store cannot bounce the scanner's POSTs to someone else's server. The fetcher's own redirect
  * following is off for these requests.
  */
-async function postOnSite(
+export async function postOnSite(
   fetcher: Pick<Fetcher, 'fetch'>,
   url: string,
   message: unknown,

@@ -2,6 +2,7 @@
 // composition root (server/) passes a PageRenderer in, so scans run and are tested the same without one.
 import type { AddressLimits } from '../../outbound/fetch.js';
 import type { TargetPolicy } from '../../outbound/url.js';
+import type { JourneyAccessibility, JourneyBlocker, JourneyStep, JourneyStepName } from '../../schemas/journey.js';
 
 /** What one render may spend, besides its wall time: requests and bytes of everything the pages load. */
 export const RENDER_BUDGET = { maxRequests: 300, maxBytes: 32 * 1024 * 1024 };
@@ -20,6 +21,30 @@ export interface RenderRequest {
   /** The page to photograph (a product page when there is one). */
   screenshotUrl: string | null;
   signal?: AbortSignal;
+  /** Walk this product to the checkout after the pages, in the same context (the buying journey). */
+  journey?: JourneyRequest;
+}
+
+export interface JourneyRequest {
+  homeUrl: string;
+  product: { url: string; name: string | null };
+  /** The journey's own wall time, after the pages. */
+  maxMs: number;
+  /** From the render call, when the journey must be over whatever the pages took (the scan's deadline). */
+  endsInMs: number;
+}
+
+/** What the browser did on the way to the checkout; every string in it is the page's, bounded. */
+export interface JourneyRun {
+  steps: JourneyStep[];
+  blocker: JourneyBlocker | null;
+  /** Where it landed when it reached a checkout. */
+  checkout: { url: string; signals: string[]; guest: boolean | null } | null;
+  accessibility: JourneyAccessibility[];
+  screenshot: { step: JourneyStepName; dataUrl: string } | null;
+  /** Requests refused after the checkout was reached, or that would have placed an order or sent personal data. */
+  refused: number;
+  ms: number;
 }
 
 export interface RenderedBuyControl {
@@ -69,6 +94,8 @@ export interface RenderRun {
   refused: { url: string; why: string }[];
   budgetSpent: string | null;
   ms: number;
+  /** The buying journey when one was asked for: null when the pages left it no time (or the render was cut short). */
+  journey?: JourneyRun | null;
 }
 
 export interface PageRenderer {

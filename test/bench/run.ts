@@ -5,8 +5,9 @@
 // Also: scan time of the complete fixture store, index reads on 1,000,000 stores seeded in SQLite, and the speed
 // targets of the parsers, of hostile-store scans and of store-failure recovery (test/bench/timings.ts).
 // Deep audits on the loopback catalog (test/bench/crawl.ts): pages per minute for one and two instances, and the
-// memory an audit of 5,000 pages holds.
-// `npm run bench -- parsers hostile recovery console crawl agents` runs only those sections (`load` names the rest; `mcp` only
+// memory an audit of 5,000 pages holds. The buying journey (test/bench/journey.ts): its median time and the browser
+// memory it adds beside a render of the same pages, and reads while ten journeys run.
+// `npm run bench -- parsers hostile recovery console crawl agents journey` runs only those sections (`load` names the rest; `mcp` only
 // MCP tools/call on both revisions against their ceilings, the two loads of a pair measured in turns).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ import { loadConfig } from '../../lib/config.js';
 import { createRepo } from '../../db/index.js';
 import { agentsMatrixTimings, formatTimings, hostileScanTimings, parserTimings, recoveryTimings } from './timings.js';
 import { consoleTimings } from './console.js';
+import { journeyTimings } from './journey.js';
 import { crawlFigures, formatCrawl } from './crawl.js';
 
 const MODERN_HEADERS = { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'check_merchant_readiness' };
@@ -57,7 +59,7 @@ interface Row {
   target?: string;
 }
 
-const SECTIONS = ['parsers', 'hostile', 'recovery', 'console', 'crawl', 'agents', 'load', 'mcp'] as const;
+const SECTIONS = ['parsers', 'hostile', 'recovery', 'console', 'crawl', 'agents', 'journey', 'load', 'mcp'] as const;
 const chosen = process.argv.slice(2);
 for (const name of chosen) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`unknown section ${name}; sections: ${SECTIONS.join(', ')}`);
 const wanted = (name: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(name);
@@ -70,6 +72,11 @@ async function main() {
   if (wanted('recovery')) lines.push(...formatTimings('The store failing under the service', 'a scan through the same app', await recoveryTimings()), '');
   if (wanted('console')) lines.push(...formatTimings('The console scans page by number of scans', 'the page of an account with 10 scans', await consoleTimings()), '');
   if (wanted('crawl')) lines.push(...formatCrawl(await crawlFigures()), '');
+  if (wanted('journey')) {
+    const journey = await journeyTimings();
+    if (!journey) lines.push('The buying journey: skipped, no Chromium at /usr/bin/chromium', '');
+    else lines.push(...formatTimings('The buying journey on the complete store (wall, median of 5, in turns)', 'a render of its 3 pages without the walk', journey.section), ...journey.lines, '');
+  }
   if (wanted('agents')) lines.push(...formatTimings('The agents matrix (wall, median of 15, in turns)', 'the same root scan without it', await agentsMatrixTimings()), '');
   if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
   if (!wanted('load') && !wanted('mcp')) return;

@@ -10,20 +10,12 @@ import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
 import { chromiumAvailable } from '../helpers/browser.js';
 import { takeLoadTurn } from '../support/load-turn.js';
-import { p99, readsDuring, rssMiB, timedGet } from '../support/load-figures.js';
-import { processesBelow } from '../helpers/processes.js';
+import { browserLoad, p99 } from '../support/load-figures.js';
 
 const SCANS = 20;
 const RENDER_CONCURRENCY = 2;
 /** The service's own process stays under the scan-load test's bound; Chromium's processes are stated beside it. */
 const RSS_BOUND_MIB = 1024;
-
-/** Resident memory of every process below `root` (the service's Chromium, its renderers and helpers). */
-function descendantsRssMiB(root: number): number {
-  let total = 0;
-  for (const pid of processesBelow(root)) total += rssMiB(pid);
-  return total;
-}
 
 test('20 scans with rendering: every scan renders, reads stay fast, memory is stated', { timeout: 300_000 }, async (t) => {
   if (!chromiumAvailable(t)) return;
@@ -42,6 +34,8 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
       ANON_READS_PER_MINUTE: '1000000',
       SCAN_TIMEOUT_MS: '120000',
       RENDER_TIMEOUT_MS: '30000',
+      // The browser view's load alone: the buying journey's is test/faults/journey-load.browser.test.ts.
+      JOURNEY_TIMEOUT_MS: '0',
     },
   });
   t.after(() => app.stop(10_000));
@@ -53,18 +47,7 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
   assert.equal(first.browser_view.status, 'rendered');
   const reads = [`${app.url}/healthz`, `${app.url}/api/v1/scan/${first.scan_id}.json`];
 
-  const idle: number[] = [];
-  for (let i = 0; i < 150; i++) for (const url of reads) idle.push(await timedGet(url));
-  const rssIdle = rssMiB(app.pid);
-  const browserIdle = descendantsRssMiB(app.pid);
-
-  let peakRss = rssIdle;
-  let peakBrowser = browserIdle;
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, rssMiB(app.pid));
-    peakBrowser = Math.max(peakBrowser, descendantsRssMiB(app.pid));
-  }, 100).unref(); // a test that times out before clearing it must not keep its process (and the whole run) alive
-  const { result: answers, loaded, wallMs } = await readsDuring(reads, () =>
+  const load = await browserLoad(app.pid, reads, () =>
     Promise.all(
       stores.slice(0, SCANS).map(async (s) => {
         const res = await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(s.url)}`);
@@ -73,19 +56,19 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
       }),
     ),
   );
-  clearInterval(sampler);
+  const { result: answers, idle, loaded } = load;
 
   const renderMs = answers.flatMap((a) => (a.view ? [a.view.duration_ms] : [])).sort((a, b) => a - b);
   const figures = {
     scans: answers.length,
     rendered: answers.filter((a) => a.view?.status === 'rendered').length,
-    wallS: +(wallMs / 1000).toFixed(1),
+    wallS: +(load.wallMs / 1000).toFixed(1),
     renderMedianMs: renderMs[Math.floor(renderMs.length / 2)],
     renderMaxMs: renderMs.at(-1),
-    rssIdleMiB: Math.round(rssIdle),
-    rssPeakMiB: Math.round(peakRss),
-    browserIdleMiB: Math.round(browserIdle),
-    browserPeakMiB: Math.round(peakBrowser),
+    rssIdleMiB: Math.round(load.rssIdleMiB),
+    rssPeakMiB: Math.round(load.rssPeakMiB),
+    browserIdleMiB: Math.round(load.browserIdleMiB),
+    browserPeakMiB: Math.round(load.browserPeakMiB),
     readsIdle: idle.length,
     readsLoaded: loaded.length,
     p99IdleMs: +p99(idle).toFixed(1),
@@ -97,7 +80,7 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
   assert.deepEqual(answers.filter((a) => a.status !== 200).map((a) => `${a.status} ${a.code}`), [], 'every scan completed');
   assert.equal(figures.rendered, SCANS, 'every scan rendered');
   for (const a of answers) assert.deepEqual(a.view?.findings, [], `a complete store has no browser findings: ${JSON.stringify(a.view?.findings).slice(0, 600)}`);
-  assert.ok(peakRss < RSS_BOUND_MIB, `service peak RSS ${peakRss.toFixed(0)} MiB < ${RSS_BOUND_MIB} MiB`);
+  assert.ok(load.rssPeakMiB < RSS_BOUND_MIB, `service peak RSS ${load.rssPeakMiB.toFixed(0)} MiB < ${RSS_BOUND_MIB} MiB`);
   assert.ok(loaded.length >= 20, `${loaded.length} reads during the load`);
   assert.ok(p99(loaded) <= 10 * p99(idle), `p99 under load ${p99(loaded).toFixed(1)} ms ≤ 10 × idle p99 ${p99(idle).toFixed(1)} ms`);
 });

@@ -1,6 +1,6 @@
 // The scanner says what it does: a loopback store records the User-Agent of every request one scan makes (raw
 // fetches and the browser view's Chromium), each names the scanner and /bot, and the counts stay within what /bot
-// states, read from the page itself (the requests a root scan makes as each AI agent included).
+// states, read from the page itself (the requests a root scan makes as each AI agent, and the buying journey's, included).
 import '../support/loopback-guard.js';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -66,8 +66,16 @@ test('every request of a scan names the scanner and /bot, and the counts hold to
   assert.equal(raw.length, report.fetched.length, 'the report lists every raw request');
   assert.ok(rendered.length > 0 && rendered.length <= browserMax, `${rendered.length} browser requests, /bot says at most ${browserMax}`);
   const documents = rendered.filter((r) => r.headers['sec-fetch-dest'] === 'document').map((r) => r.path);
-  assert.ok(documents.length <= 1 + productPages, `pages opened: ${documents.join(', ')}`);
-  assert.equal(new Set(documents).size, report.browser_view!.pages.length);
+  // The browser view opens its pages first; then the buying journey walks the store's cart in the same browser, within
+  // the same budget, opening only the pages /bot names for it: home, search results, product, cart, checkout.
+  const viewed = documents.slice(0, report.browser_view!.pages.length);
+  const walked = documents.slice(viewed.length);
+  assert.ok(viewed.length <= 1 + productPages, `pages opened: ${documents.join(', ')}`);
+  assert.equal(new Set(viewed).size, report.browser_view!.pages.length);
+  assert.equal(report.journey?.outcome, 'reached_checkout', JSON.stringify(report.journey?.steps));
+  assert.ok(walked.length > 0 && walked.every((path) => /^\/($|search\?q=|products\/|cart|checkout)/.test(path)), `pages the journey opened: ${walked.join(', ')}`);
+  assert.match(bot, /walks one product to your checkout/);
+  assert.equal(Number(testId(bot, 'journey-requests')), browserMax, 'the journey spends the browser view\'s budget');
   // What the browser loaded besides the pages (images here): told on /bot, and counted in the report.
   assert.ok(rendered.some((r) => r.headers['sec-fetch-dest'] === 'image'), 'the browser loads images, as /bot says');
   assert.match(bot, /scripts, styles, images, fonts and the requests the scripts make/);

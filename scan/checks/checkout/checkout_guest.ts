@@ -4,9 +4,7 @@ import { defineCheck } from '../check.js';
 import { findPhrase } from '../page-text.js';
 import { siteText } from '../site-pages.js';
 import { readAcp, readUcp } from '../../documents/protocol-documents.js';
-
-const GUEST = ['guest checkout', 'checkout as guest', 'check out as guest', 'continue as guest', 'continue as a guest', 'checkout as a guest', 'buy as guest', 'als gast bestellen', 'als gast fortfahren', 'gastbestellung', 'commander en tant qu\'invité', 'continuer en tant qu\'invité', 'comprar como invitado', 'acquista come ospite', 'als gast afrekenen'];
-const ACCOUNT_WALL = ['sign in to checkout', 'sign in to check out', 'log in to checkout', 'login to checkout', 'log in to purchase', 'sign in to purchase', 'create an account to checkout', 'create an account to check out', 'create an account to purchase', 'register to checkout', 'members only', 'login to see prices', 'log in to see prices', 'sign in to see prices'];
+import { ACCOUNT_WALL_PHRASES, GUEST_PHRASES } from '../checkout-words.js';
 
 export default defineCheck({
   id: 'checkout_guest',
@@ -27,7 +25,7 @@ export default defineCheck({
   },
   run(a) {
     const text = siteText(a);
-    const guest = findPhrase(text, GUEST);
+    const guest = findPhrase(text, GUEST_PHRASES);
     if (guest) return { status: 'pass', evidence: `The store says "${guest}".` };
     const ucp = readUcp(a);
     const acp = readAcp(a);
@@ -36,7 +34,7 @@ export default defineCheck({
       return { status: 'pass', evidence: 'UCP checkout capability without an identity-linking requirement.' };
     }
     if (acp?.services.includes('checkout')) return { status: 'pass', evidence: 'ACP checkout service (buyer details are passed per session, no account needed).' };
-    const wall = findPhrase(text, ACCOUNT_WALL);
+    const wall = findPhrase(text, ACCOUNT_WALL_PHRASES);
     if (wall) return { status: 'fail', evidence: `The store says "${wall}".` };
     return { status: 'partial', evidence: 'No evidence either way: no "guest checkout" wording and no account wall on the fetched pages.' };
   },
