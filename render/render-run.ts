@@ -180,7 +180,15 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
  * tree could not be asked about in time (a busy machine) is left out rather than reported as unnamed.
  */
 export async function buyControls(page: Page, reasons: RenderedBuyControl['reason'][], left: () => number): Promise<RenderedBuyControl[]> {
-  const controls: RenderedBuyControl[] = [];
+  return (await readMarkedControls(page, reasons, left)).map((m) => m.control);
+}
+
+/**
+ * Each control markBuyControls marked, read with the mark it carries: a control whose read timed out is skipped, so
+ * a control's place in the list is not its mark, and whatever presses it later must go by the mark.
+ */
+export async function readMarkedControls(page: Page, reasons: RenderedBuyControl['reason'][], left: () => number): Promise<{ mark: number; control: RenderedBuyControl }[]> {
+  const controls: { mark: number; control: RenderedBuyControl }[] = [];
   for (let i = 0; i < reasons.length && left() > 200; i++) {
     const control = page.locator(`[data-store-readiness-buy="${i}"]`);
     const timeout = Math.min(3000, left());
@@ -188,7 +196,7 @@ export async function buyControls(page: Page, reasons: RenderedBuyControl['reaso
     if (snapshot === null) continue;
     const enabled = await control.isEnabled({ timeout }).catch(() => false);
     const coveredBy = await withTimeout(page.evaluate(inPage(coverAt, `[data-store-readiness-buy="${i}"]`)), timeout).catch(() => null);
-    controls.push({ ...readBuyControl(snapshot, enabled, coveredBy), reason: reasons[i] });
+    controls.push({ mark: i, control: { ...readBuyControl(snapshot, enabled, coveredBy), reason: reasons[i] } });
   }
   return controls;
 }

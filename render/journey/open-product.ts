@@ -4,7 +4,7 @@
 import { ADD_TO_CART_WORDS, BUY_WORDS, NEVER_PRESS_WORDS } from '../../scan/journey/words.js';
 import type { JourneyAccessibility } from '../../schemas/journey.js';
 import { markBuyControls } from '../buy-controls.js';
-import { buyControls, inPage } from '../render-run.js';
+import { inPage, readMarkedControls } from '../render-run.js';
 import { BROWSER_VIEW_CAPS } from '../../schemas/browser-view.js';
 import { withTimeout } from '../with-timeout.js';
 import { agentAxe } from './axe.js';
@@ -21,7 +21,7 @@ export async function openProduct(tab: JourneyTab, state: JourneyState, accessib
   state.name ??= await tab.ask(NameAnswer, null, productName);
   // Marked and read as the browser view marks and reads them, at most as many (its cap).
   const marked = await withTimeout(tab.page.evaluate(inPage(markBuyControls, BROWSER_VIEW_CAPS.buyControls)), tab.timeout(3000)).then(readMarkedBuyControls, () => []);
-  state.controls = (await buyControls(tab.page, marked, () => tab.left()).catch(() => [])).map((c, i) => ({ ...c, i }));
+  state.controls = (await readMarkedControls(tab.page, marked, () => tab.left()).catch(() => [])).map(({ mark, control }) => ({ ...control, i: mark }));
   if (marked.length > 0 && state.controls.length === 0) return failed('The buy controls could not be read in the time left (the page kept the browser busy).', 'timeout');
   state.buy = chooseBuyControl(state.controls);
   const axe = await agentAxe(tab.page, 'open_product', tab.timeout(3000));
