@@ -1,7 +1,9 @@
 // One request of background crawling, under the scanner's address rules and caps: a fetcher of its own (budget of one
 // request and its redirect hops, a deadline, the byte caps), never a second request in flight for the same turn.
+// Signed (Web Bot Auth) as the scanner's other requests are, when the instance signs.
 import type { Config } from '../lib/config.js';
 import { createFetcher, type FetchOptions, type LookupFunction } from '../outbound/fetch.js';
+import type { RequestSigner } from '../outbound/request-signer.js';
 import type { Resource } from '../outbound/resource.js';
 
 /** Test seams, as for scans (injected DNS, an address allow-list); never set in production. */
@@ -16,7 +18,7 @@ export const CRAWL_REQUEST_MS = 15_000;
 export function fetchOne(
   url: string,
   opts: FetchOptions,
-  deps: { config: Pick<Config, 'SCAN_ALLOW_PRIVATE' | 'BASE_URL'>; overrides?: CrawlOverrides; redirects?: number },
+  deps: { config: Pick<Config, 'SCAN_ALLOW_PRIVATE' | 'BASE_URL'>; overrides?: CrawlOverrides; redirects?: number; signer?: RequestSigner },
 ): Promise<Resource> {
   const redirects = deps.redirects ?? 0;
   const fetcher = createFetcher({
@@ -30,6 +32,7 @@ export function fetchOne(
     requestTimeoutMs: CRAWL_REQUEST_MS,
     concurrency: 1,
     baseUrl: deps.config.BASE_URL,
+    signer: deps.signer,
   });
   return fetcher.fetch(url, redirects === 0 ? { ...opts, followRedirect: false } : opts);
 }

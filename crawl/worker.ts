@@ -15,6 +15,7 @@ import { backgroundPagePool } from '../scan/parser-threads/page-pool.js';
 import { auditPage, unreadPage, type PageAudit } from '../scan/page-audit.js';
 import { describeFailure, retryAfterMs } from './pause.js';
 import { fetchOne, CRAWL_REQUEST_MS, type CrawlOverrides } from './fetch-one.js';
+import type { RequestSigner } from '../outbound/request-signer.js';
 import { planAudit } from './audits/plan.js';
 import { computeResult } from './audits/result.js';
 import { readPages } from './audits/read.js';
@@ -34,6 +35,8 @@ export interface CrawlDeps {
   metrics?: ServiceMetrics;
   overrides?: CrawlOverrides;
   now?: () => Date;
+  /** The scanner's signer (Web Bot Auth) when the instance signs its requests; none: they go unsigned. */
+  requestSigner?: () => Promise<RequestSigner>;
 }
 
 export interface CrawlWorker {
@@ -86,7 +89,7 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
     };
     try {
       const plan = await planAudit(new URL(audit.url), config.CRAWL_DELAY_MS, audit.maxPages, {
-        fetch: (url, opts) => fetchOne(url, opts, { config, overrides: deps.overrides, redirects: 3 }),
+        fetch: async (url, opts) => fetchOne(url, opts, { config, overrides: deps.overrides, redirects: 3, signer: await deps.requestSigner?.() }),
         // Before each request: the delay, then the lease renewed; a plan whose lease another instance took meanwhile
         // (this one was slowed past it) stops here rather than send a request in someone else's turn.
         pause: async (ms) => {
@@ -120,7 +123,7 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
       await db.queue.retryLater(claim, now());
       return;
     }
-    const resource = await fetchOne(claim.row.url, { kind: 'html' }, { config, overrides: deps.overrides });
+    const resource = await fetchOne(claim.row.url, { kind: 'html' }, { config, overrides: deps.overrides, signer: await deps.requestSigner?.() });
     const wait = retryAfterMs(resource, now());
     if (wait !== null && claim.row.attempts < MAX_ATTEMPTS) {
       log.info({ audit: audit.id, url: claim.row.url, status: resource.res?.status, waitMs: wait }, 'store asked to wait: pausing its host');

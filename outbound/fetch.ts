@@ -25,6 +25,11 @@ export interface FetchLimits {
   maxRedirects?: number; // default 5
   maxTotalBytes?: number; // default 12 MiB per scan
   concurrency?: number; // parallel fetches, default 4
+  /**
+   * Reuse connections, at most `concurrency` per host, until close(): for a fetcher that asks one host many times (the
+   * agents matrix). Each connection's address is checked when it is opened, so a reused one was checked too.
+   */
+  keepAlive?: boolean;
   signal?: AbortSignal; // client disconnect; merged with the deadline
   lookup?: LookupFunction; // injected DNS (tests)
   baseUrl: string; // for the user agents' +URL
@@ -65,6 +70,8 @@ export interface Fetcher {
   readonly log: FetchLogEntry[];
   readonly signal: AbortSignal;
   readonly deadlineHit: boolean;
+  /** Closes the connections a keep-alive fetcher holds; its later requests open new ones. */
+  close(): void;
 }
 
 const KiB = 1024;
@@ -116,7 +123,7 @@ export function createFetcher(limits: FetchLimits): Fetcher {
   };
   const state: ScanState = { requestsUsed: 0, bytesUsed: 0, log: [] };
   const scan = scanSignal(limits);
-  const client = createClient(limits, policy, state);
+  const { client, agents } = createClient(limits, policy, state);
   const limit = pLimit(limits.concurrency ?? 4);
   const ctx: FetchContext = { limits, policy, state, scan, client };
 
@@ -129,6 +136,10 @@ export function createFetcher(limits: FetchLimits): Fetcher {
     signal: scan.signal,
     get deadlineHit() {
       return scan.deadlineHit();
+    },
+    close: () => {
+      agents.http.destroy();
+      agents.https.destroy();
     },
   };
 }
@@ -206,15 +217,16 @@ export function resolveChecked(hostname: string, limits: AddressLimits): Promise
   });
 }
 
-function createClient(limits: FetchLimits, policy: TargetPolicy, state: ScanState): Got {
+function createClient(limits: FetchLimits, policy: TargetPolicy, state: ScanState): { client: Got; agents: { http: RequestFilteringHttpAgent; https: RequestFilteringHttpsAgent } } {
   const filter = {
-    keepAlive: false,
+    ...(limits.keepAlive ? { keepAlive: true, maxSockets: limits.concurrency ?? 4 } : { keepAlive: false }),
     allowPrivateIPAddress: limits.allowPrivate,
     allowIPAddressList: limits.allowIPAddressList ?? [],
   };
   const lookup = guardedLookup(limits.lookup ?? (dns.lookup as unknown as LookupFunction), limits);
+  const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
   const options: OptionsInit = {
-    agent: { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) },
+    agent: agents,
     http2: false, // got's http2 path bypasses the agents, and with them the filter
     dnsLookup: lookup as unknown as OptionsInit['dnsLookup'],
     retry: { limit: 0 },
@@ -234,7 +246,7 @@ function createClient(limits: FetchLimits, policy: TargetPolicy, state: ScanStat
       beforeRedirect: [(next) => checkRedirect(next.url, policy)],
     },
   };
-  return got.extend(options);
+  return { client: got.extend(options), agents };
 }
 
 // Runs before every request got sends, redirect hops included.

@@ -111,13 +111,14 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
       home = undefined;
     }
   }
+  const agents = agentsOf(url, opts);
   const artifacts = await gather(url, fetcher, {
     baseUrl: opts.baseUrl,
     maxRequests: opts.maxRequests,
     read: opts.read ?? readInPool,
-    agents: agentsOf(url, opts),
+    agents,
     home,
-  });
+  }).finally(() => agents?.fetcher.close());
   throwIfAborted(opts.signal);
   assertHomeUsable(artifacts.home, fetcher.deadlineHit, opts);
 
@@ -188,7 +189,8 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
 
 /**
  * The agents matrix's fetcher, on a scan of a store's root when the instance allows it: its own request cap, two in
- * flight, MATRIX_TIME_MS of the scan's deadline, the same address rules. Its requests are never signed.
+ * flight on two kept-alive connections, MATRIX_TIME_MS of the scan's deadline, the same address rules. Its requests
+ * are never signed.
  */
 function agentsOf(url: URL, opts: ScanOptions): { fetcher: ReturnType<typeof createFetcher>; maxRequests: number; signed: boolean } | undefined {
   if (agentsNotRunNote(url, opts) !== null) return undefined;
@@ -201,6 +203,7 @@ function agentsOf(url: URL, opts: ScanOptions): { fetcher: ReturnType<typeof cre
     deadlineMs: Math.min(opts.timeoutMs, MATRIX_TIME_MS),
     requestTimeoutMs: Math.min(requestTimeout(opts), MATRIX_REQUEST_TIMEOUT_MS),
     concurrency: MATRIX_CONCURRENCY,
+    keepAlive: true, // many requests to one host: two connections, not one per request
     signal: opts.signal,
     lookup: opts.lookup,
     baseUrl: opts.baseUrl,

@@ -30,6 +30,7 @@ export function createCrawl(deps: Omit<AppParts, 'state' | 'renderer'> & Partial
     metrics: deps.metrics,
     overrides: deps.overrides ?? (deps.scanOverrides as CrawlDeps['overrides']),
     now: deps.now,
+    requestSigner: deps.requestSigner,
     runSeedScan: deps.runSeedScan ?? seedScan(deps),
   });
 }

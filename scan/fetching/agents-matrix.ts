@@ -6,6 +6,8 @@
 // the store has answered the first agents as it answers a browser. Every matrix request is unsigned, like the agents'
 // own (we cannot sign as them); when the scan signs, the browser-like request is repeated unsigned so the comparison
 // is fair, and that pair (signed, unsigned) shows whether the store treats signed agents differently.
+// The product page's requests go out as soon as the scan's first product-like link has answered, while the scan
+// still reads it, so they run beside the scan instead of after it; they are used only if that link is the product page.
 import type { AgentMatrix, AgentRun, AgentVisit, FactsSeen, ProductFacts, Resource, RobotsInfo } from '../artifacts.js';
 import type { Fetcher } from '../../outbound/fetch.js';
 import { AGENTS, matrixUserAgent, type KnownAgent } from '../agents/table.js';
@@ -30,6 +32,8 @@ export interface MatrixInput {
   home: Resource; // the scan's home page request
   /** The scan's first sampled product page, once known (null: none found). */
   firstPdp: Promise<{ resource: Resource; product: ProductFacts | null } | null>;
+  /** The scan's answer to the first product-like link it asked, before it is read (null: none asked). */
+  likelyPdp: Promise<Resource | null>;
   robots: RobotsInfo;
   /** The scan's own requests are signed (Web Bot Auth). */
   signed: boolean;
@@ -53,6 +57,14 @@ export async function runAgentMatrix(m: MatrixInput): Promise<AgentMatrix> {
     return matrixNotRun('Not run: the home page did not answer a browser-like request in full, so there is nothing to compare agents with.', m.maxRequests);
   }
   const get = (url: string, userAgent?: string) => m.fetcher.fetch(url, { kind: 'html', accept: HTML_ACCEPT, userAgent, signed: false });
+  // Product-page requests sent ahead (speculate below), each taken once by the request it stands for.
+  const ahead = new Map<string, Promise<Resource>>();
+  const key = (url: string, userAgent?: string) => `${userAgent ?? ''}\n${url}`;
+  const getProduct = (url: string, userAgent?: string) => {
+    const sent = ahead.get(key(url, userAgent));
+    ahead.delete(key(url, userAgent));
+    return sent ?? get(url, userAgent);
+  };
   const readFacts = async (r: Resource): Promise<FactsSeen | null> => {
     const res = responseOf(r);
     if (!res || !r.ok) return null;
@@ -70,7 +82,7 @@ export async function runAgentMatrix(m: MatrixInput): Promise<AgentMatrix> {
   const pdpP = m.firstPdp.then((p) => (p && p.resource.ok ? { ...p, res: p.resource.res } : null));
   const productP: Promise<Page | null> = pdpP.then(async (p) => {
     if (!p) return null;
-    const resource = m.signed ? await get(p.res.url) : p.resource;
+    const resource = m.signed ? await getProduct(p.res.url) : p.resource;
     const own = responseOf(resource);
     const facts = own && own.body === p.res.body ? factsOf(p.product) : await readFacts(resource);
     return { url: p.res.url, resource, facts };
@@ -85,7 +97,7 @@ export async function runAgentMatrix(m: MatrixInput): Promise<AgentMatrix> {
     // Sent as soon as the page is known, beside the unsigned browser-like request rather than after it.
     const url = (await pdpP)?.res.url;
     if (!url) return null;
-    const resource = await get(url, matrixUserAgent(agent, m.baseUrl));
+    const resource = await getProduct(url, matrixUserAgent(agent, m.baseUrl));
     const page = (await productP) as Page;
     const base = responseOf(page.resource);
     const res = responseOf(resource);
@@ -106,8 +118,19 @@ export async function runAgentMatrix(m: MatrixInput): Promise<AgentMatrix> {
   // crawlers, each asking one page (the product page, where cloaking shows), which decide whether to sample the rest.
   const crawlers = AGENTS.filter((a) => (a.kind === 'search_indexer' || a.kind === 'training_crawler') && a.userAgent !== null);
   const firstCrawlers = crawlers.slice(0, SAMPLE_AFTER);
+  const userFetchers = AGENTS.filter((a) => a.kind === 'user_fetcher');
+
+  // The requests the product page will need, sent for the page the scan's first product-like link answered with:
+  // the same ones, in the same order, as the visits below make once the page is recognised.
+  const speculation = m.likelyPdp.then((r) => {
+    const url = r?.ok && /html/i.test(r.res.contentType) ? r.res.url : null;
+    if (!url) return;
+    if (m.signed) ahead.set(key(url), get(url));
+    const askers = [...userFetchers, ...firstCrawlers.filter((a) => a.token !== null && m.robots.isAllowed(a.token, url))];
+    for (const agent of askers) ahead.set(key(url, matrixUserAgent(agent, m.baseUrl)), get(url, matrixUserAgent(agent, m.baseUrl)));
+  });
   await Promise.all([
-    ...AGENTS.filter((a) => a.kind === 'user_fetcher').map(async (agent) => {
+    ...userFetchers.map(async (agent) => {
       const [home, product] = await Promise.all([visit(agent, 'home'), visit(agent, 'product')]);
       record(agent, await robotsOf(agent), home, product, null);
     }),
@@ -149,6 +172,9 @@ export async function runAgentMatrix(m: MatrixInput): Promise<AgentMatrix> {
 
   const product = await productP;
   const pdp = await pdpP;
+  // Requests sent ahead for a page that turned out not to be the product page: counted, and done before the matrix is.
+  await speculation;
+  await Promise.all(ahead.values());
   if (m.signed && !product) await homeBaseline(); // no product page: the signed/unsigned pair is the home page's
   const home = unsignedHome ? await unsignedHome : m.home;
   const baseline = {

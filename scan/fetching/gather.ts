@@ -139,12 +139,20 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
   // R11–R12, and R13 as soon as PDP #1 is known.
   let firstPdp: (p: Pdp | null) => void = () => {};
   const firstPdpP = new Promise<Pdp | null>((resolve) => (firstPdp = resolve));
+  let firstAnswer: (r: Resource | null) => void = () => {};
+  const firstAnswerP = new Promise<Resource | null>((resolve) => (firstAnswer = resolve));
   const productMisses: NonNullable<Artifacts['productMisses']> = [];
-  const pdpsP = samplePdps({ homePage, homeRead, home, fromHome, sitemapP, crawlable, inputUrl, get, read, budget, onFirst: (p) => firstPdp(p), onMiss: (p) => productMisses.push(p) });
-  void pdpsP.then((pdps) => firstPdp(pdps[0] ?? null));
+  const pdpsP = samplePdps({
+    homePage, homeRead, home, fromHome, sitemapP, crawlable, inputUrl, get, read, budget,
+    onFirstAnswer: (r) => firstAnswer(r), onFirst: (p) => firstPdp(p), onMiss: (p) => productMisses.push(p),
+  });
+  void pdpsP.then((pdps) => {
+    firstPdp(pdps[0] ?? null);
+    firstAnswer(null);
+  });
   const matrix = opts.agents;
   const agentMatrixP = matrix
-    ? runAgentMatrix({ ...matrix, home, firstPdp: firstPdpP, robots: robots.info, read, baseUrl: opts.baseUrl })
+    ? runAgentMatrix({ ...matrix, home, firstPdp: firstPdpP, likelyPdp: firstAnswerP, robots: robots.info, read, baseUrl: opts.baseUrl })
     : Promise.resolve(undefined);
   const markdownP = firstPdpP.then(async (first) => {
     budget.release('markdown');
@@ -368,6 +376,8 @@ interface PdpContext {
   get: Get;
   budget: Budget;
   onFirst(p: Pdp): void;
+  /** The answer to the first product-like link asked, as soon as it arrives (before it is read). */
+  onFirstAnswer?(r: Resource): void;
   /** A candidate that answered but was not recognised as a product page. */
   onMiss?(p: { resource: Resource; page: PageFacts | null }): void;
 }
@@ -390,7 +400,8 @@ async function samplePdps(c: PdpContext): Promise<Pdp[]> {
   };
   if (homeRecognition?.byMarkup) useHome();
 
-  const tryFrom = async (candidates: string[], via: 'home' | 'sitemap') => {
+  // `productLike`: the candidates look like product URLs (not the homepage's other links).
+  const tryFrom = async (candidates: string[], via: 'home' | 'sitemap', productLike = true) => {
     const queue = candidates.filter((u) => !tried.has(u) && c.crawlable(u));
     while (pdps.length < PDP_SAMPLE && queue.length > 0 && attempts < MAX_PDP_ATTEMPTS) {
       const need = PDP_SAMPLE - pdps.length;
@@ -401,12 +412,15 @@ async function samplePdps(c: PdpContext): Promise<Pdp[]> {
       const affordable = reserved + extra;
       if (affordable === 0) break;
       const batch = queue.splice(0, affordable);
+      const firstBatch = attempts === 0;
       attempts += batch.length;
       for (const u of batch) tried.add(u);
       const resources = await Promise.all(
-        batch.map((url) => {
+        batch.map((url, i) => {
           c.budget.release('pdps', 1);
-          return c.get(url, { kind: 'html', accept: HTML_ACCEPT });
+          const r = c.get(url, { kind: 'html', accept: HTML_ACCEPT });
+          if (firstBatch && i === 0 && productLike && pdps.length === 0) void r.then((answer) => c.onFirstAnswer?.(answer));
+          return r;
         }),
       );
       // Parsed only once the whole batch has arrived: parsing takes CPU (on the worker pool, but on the same
@@ -437,7 +451,7 @@ async function samplePdps(c: PdpContext): Promise<Pdp[]> {
     await tryFrom(cleanCandidates(sm.productUrls, base, c.inputUrl), 'sitemap');
   }
   // No link looked like a product's: the homepage's other links, most product-like first.
-  if (pdps.length === 0 && c.homePage) await tryFrom(otherLinksFromHome(c.homePage, c.inputUrl), 'home');
+  if (pdps.length === 0 && c.homePage) await tryFrom(otherLinksFromHome(c.homePage, c.inputUrl), 'home', false);
   if (pdps.length === 0 && homeRecognition?.isProduct && !homeRecognition.byMarkup) useHome();
   c.budget.release('pdps');
   return pdps;

@@ -77,7 +77,7 @@ async function main() {
     if (!journey) lines.push('The buying journey: skipped, no Chromium at /usr/bin/chromium', '');
     else lines.push(...formatTimings('The buying journey on the complete store (wall, median of 5, in turns)', 'a render of its 3 pages without the walk', journey.section), ...journey.lines, '');
   }
-  if (wanted('agents')) lines.push(...formatTimings('The agents matrix (wall, median of 15, in turns)', 'the same root scan without it', await agentsMatrixTimings()), '');
+  if (wanted('agents')) lines.push(...formatTimings('The agents matrix (wall, 15 pairs in turns)', 'the same root scan without it, median', await agentsMatrixTimings(await startChild(['complete-store'], process.env))), '');
   if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
   if (!wanted('load') && !wanted('mcp')) return;
 

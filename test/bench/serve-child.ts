@@ -4,7 +4,8 @@
 // (routes file: [{ method, path, type, file }]) — the ratio denominators; `store-routes <dataDir>` bare express
 // routes doing only the store's part of a stored read and of a badge, with none of the service's per-request duties
 // (log line, request id, caller, limits), and the MCP router alone: the most those answers can reach, beside the
-// service's figures.
+// service's figures; `complete-store` the complete loopback store of the tests (test/fixtures/stores.ts), so a scan
+// of it is timed without the store's work on the scanner's thread.
 // Prints {"url"} on stdout once listening.
 import { createAppState } from '../../tools/app-state.js';
 import { createServer } from 'node:http';
@@ -17,6 +18,8 @@ import { loadConfig } from '../../lib/config.js';
 import { createRepo } from '../../db/index.js';
 import { badgeFor } from '../../pages/badge.js';
 import { mcpRouter } from '../../mcp/server.js';
+import { startStoreFrom } from '../helpers/fixture-store.js';
+import { completeStore } from '../fixtures/stores.js';
 
 const [mode, arg] = process.argv.slice(2);
 
@@ -37,6 +40,9 @@ if (mode === 'floor') {
     app[route.method](route.path, (_req, res) => void res.type(route.type).send(body));
   }
   const server = app.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
+} else if (mode === 'complete-store') {
+  const store = await startStoreFrom(completeStore);
+  announce(store.port);
 } else if (mode === 'store-routes') {
   const config = loadConfig({ ...process.env, DATA_DIR: arg, PORT: '0', LOG_LEVEL: 'silent' });
   const db = await createRepo(config);

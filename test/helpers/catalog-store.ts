@@ -20,6 +20,7 @@ export interface Visit {
   path: string;
   start: number; // performance.now() when the request arrived
   end: number; // when the answer was written
+  headers: IncomingMessage['headers']; // as sent, for signatures checked at the store
 }
 
 export interface CatalogStore {
@@ -103,7 +104,7 @@ export async function startCatalogStore(opts: CatalogOptions): Promise<CatalogSt
   };
 
   const server: Server = createServer((req, res) => {
-    const visit: Visit = { path: req.url ?? '/', start: performance.now(), end: Infinity };
+    const visit: Visit = { path: req.url ?? '/', start: performance.now(), end: Infinity, headers: req.headers };
     visits.push(visit);
     maxInFlight = Math.max(maxInFlight, ++inFlight);
     const ended = () => {
