@@ -104,6 +104,12 @@ export const ProductSeen = z
     price_excl_tax: fact(z.number())
       .optional()
       .describe('Present when the page marks a price as excluding VAT or sales tax; equal to price when that is the only price shown.'),
+    price_not_read: z
+      .string()
+      .optional()
+      .describe(
+        'Present when the page gives the item prices that disagree and nothing on it tells which one a buyer pays now (the markup says one amount, the buy box shows another and the first nowhere): why price is null rather than a guess.',
+      ),
     currency: fact(z.string()),
     availability: fact(z.string()),
     availability_basis: z

@@ -38,9 +38,10 @@ export function buyBoxWindow(text: string, anchor: number, max: number): string 
   return m && m.index > 0 ? window.slice(0, m.index) : window;
 }
 
-// A stock statement about something other than the product: store pickup, chat, an option, a delivery method.
+// A stock statement about something other than the product: store pickup, chat, an option, a delivery method, a
+// picture of it ("Image unavailable", "Immagine non disponibile"), or a shop's shelf ("w sklepie: niedostępny").
 const SIDE_SERVICE =
-  /pick ?up|collect(?:ion)?|in-?store|store availability|chat|option|service|delivery to|warranty|abholung|abholen|im markt|in der filiale|retrait|en magasin|recogida|en tienda|ritiro|in negozio|afhalen|retirada|na loja|odbiór|i butik/i;
+  /pick ?up|collect(?:ion)?|in-?store|store availability|chat|option|service|delivery to|warranty|abholung|abholen|im markt|in der filiale|retrait|en magasin|recogida|en tienda|ritiro|in negozio|afhalen|retirada|na loja|odbiór|i butik|w sklepie|v prodejně|v predajni|in winkel|image|picture|photo|video|bild|immagine|imagen|imagem|zdjęcie|obrázek|obrázok/i;
 
 // A delivery method named on the line of an "unavailable" statement: "Express delivery unavailable" says the method
 // cannot be chosen, not that the product cannot be bought. Delivery estimates ("delivery in 3 days") still count.

@@ -277,7 +277,8 @@ function tokenReadings(piece: string): string[] {
   return prefixed ? [piece, prefixed[1]] : [piece];
 }
 
-function shownAsWord(text: string, token: string): boolean {
+/** Is the token printed in the text as a word of its own (not inside a longer code or number)? */
+export function shownAsWord(text: string, token: string): boolean {
   return new RegExp(`(?<![\\p{L}\\d])${escapeRe(token)}(?![\\p{L}\\d])`, 'iu').test(text);
 }
 
