@@ -7,7 +7,8 @@ import type { Resource } from '../outbound/resource.js';
 
 
 /** A value read from a page and where it was read from, so a merchant sees why an agent sees it. */
-export type FactSource = 'json-ld' | 'microdata' | 'rdfa' | 'opengraph' | 'meta' | 'html';
+// url: the item's id in the page's address, for its SKU where the page gives no code of its own.
+export type FactSource = 'json-ld' | 'microdata' | 'rdfa' | 'opengraph' | 'meta' | 'html' | 'url';
 export interface Fact<T> {
   value: T;
   source: FactSource;

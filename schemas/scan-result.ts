@@ -79,7 +79,9 @@ export const Protocols = z
   .describe('Protocol adoption flags: true, false, or null when not checked in this scan.')
   .meta({ id: 'Protocols' });
 
-const FactSource = z.enum(['json-ld', 'microdata', 'rdfa', 'opengraph', 'meta', 'html']);
+const FactSource = z
+  .enum(['json-ld', 'microdata', 'rdfa', 'opengraph', 'meta', 'html', 'url'])
+  .describe('Where the fact was read: markup, OpenGraph or meta tags, the visible page (html), or the product id in the page address (url, for the SKU only, when the page gives no code of its own).');
 const fact = <T extends z.ZodType>(value: T) => z.object({ value, source: FactSource }).nullable();
 
 export const ProductIdentifier = z

@@ -20,6 +20,7 @@ import {
 export const MAX_VISIBLE_TEXT = 200_000;
 const MAX_NOSCRIPT_TEXT = 20_000;
 const MAX_SHORT_TEXT = 1_000; // anchor, button, heading texts
+const MAX_HEADINGS = 20; // h1 elements read per page
 const MAX_LIST = 10_000; // links, buttons, metas, forms kept per page
 const MAX_TEMPLATE_TOKENS = 100;
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
@@ -108,7 +109,7 @@ export function parsePage(html: string, url: string, opts: ParseOptions = {}): P
     url,
     status: opts.status ?? 200,
     title: walker.title,
-    h1: walker.h1,
+    h1: mainHeading(walker.h1s, walker.title),
     lang: walker.lang,
     metaDescription: metaContent(walker.meta, 'description'),
     robots: [...walker.robots, ...robotsHeader(opts.headers)],
@@ -132,6 +133,26 @@ export function parsePage(html: string, url: string, opts: ParseOptions = {}): P
     bodyBytes: Buffer.byteLength(html, 'utf8'),
     truncated: opts.truncated ?? false,
   };
+}
+
+/**
+ * The page's main heading: its only h1, or of several (shops that make every menu entry or banner an h1) the one that
+ * shares the most words with the document title, which names the page; the first when none shares two.
+ */
+function mainHeading(h1s: readonly string[], title: string | null): string | null {
+  if (h1s.length <= 1 || title === null) return h1s[0] ?? null;
+  const titleWords = new Set(words(title));
+  let best = h1s[0];
+  let bestShared = 1;
+  for (const h1 of h1s) {
+    const shared = new Set(words(h1).filter((w) => titleWords.has(w))).size;
+    if (shared > bestShared) [best, bestShared] = [h1, shared];
+  }
+  return best;
+}
+
+function words(s: string): string[] {
+  return s.toLowerCase().slice(0, MAX_SHORT_TEXT).split(/[^\p{L}\d]+/u).filter((w) => w.length > 1);
 }
 
 /** First non-empty content of a meta key (keys are lower case: "og:title", "description" …). */
@@ -190,7 +211,7 @@ function robotsHeader(headers: Record<string, string> | undefined): string[] {
 
 class Walker {
   title: string | null = null;
-  h1: string | null = null;
+  h1s: string[] = [];
   lang: string | null = null;
   canonical: string | null = null;
   robots: string[] = [];
@@ -316,7 +337,12 @@ class Walker {
         if (el.namespaceURI === HTML_NS) this.anchor(el);
         break;
       case 'h1':
-        if (visible && this.h1 === null) this.collect((text) => (this.h1 ??= nonEmpty(text)));
+        if (visible && this.h1s.length < MAX_HEADINGS) {
+          this.collect((text) => {
+            const h1 = nonEmpty(text);
+            if (h1 !== null && this.h1s.length < MAX_HEADINGS) this.h1s.push(h1);
+          });
+        }
         break;
       case 'form':
         this.form(el);

@@ -5,6 +5,7 @@
 // regex is linear and runs on capped text.
 import { stockStatements, type StockStatement } from './availability.js';
 import { availabilityKind } from './availability.js';
+import { priceMentions, type SellingPrice } from './price.js';
 
 // Headings of recommendation blocks, in the languages the stock phrases cover, at the start of a line.
 const RECOMMENDATION_HEADING = new RegExp(
@@ -36,6 +37,25 @@ export function buyBoxWindow(text: string, anchor: number, max: number): string 
   RECOMMENDATION_HEADING.lastIndex = 0;
   const m = RECOMMENDATION_HEADING.exec(window);
   return m && m.index > 0 ? window.slice(0, m.index) : window;
+}
+
+const BEFORE_TITLE = 400; // characters before the title where a buy box printed above it may show the price
+
+/**
+ * The price of a buy box printed above the title ("Rs 23,450" over the heading of a classified ad, a price column
+ * laid out before the heading): the last selling price in the few lines before the title, after any recommendation
+ * heading there. For pages whose text after the title shows no price.
+ */
+export function priceBeforeTitle(text: string, anchor: number, signals: ReadonlySet<string>): SellingPrice | null {
+  if (anchor <= 0) return null;
+  let region = text.slice(Math.max(0, anchor - BEFORE_TITLE), anchor);
+  RECOMMENDATION_HEADING.lastIndex = 0;
+  for (let m = RECOMMENDATION_HEADING.exec(region); m !== null; m = RECOMMENDATION_HEADING.exec(region)) {
+    region = region.slice(m.index + m[0].length);
+    RECOMMENDATION_HEADING.lastIndex = 0;
+  }
+  const last = priceMentions(region, signals).filter((m) => m.role === 'selling').at(-1);
+  return last ? { value: last.value, text: last.text, currency: last.currency } : null;
 }
 
 // A stock statement about something other than the product: store pickup, chat, an option, a delivery method, a

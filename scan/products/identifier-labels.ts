@@ -17,7 +17,7 @@ export const ID_LABELS: Record<IdentifierKind, readonly string[]> = {
     'product code', 'item code', 'id produto', 'código', 'código do produto', 'código de producto', 'codice', 'codice articolo',
     'codice prodotto', 'numero articolo', 'référence', 'réf', 'ref', 'reference', 'tootekood', 'kód produktu', 'kód',
     'kod produktu', 'kod towaru', 'šifra', 'varenummer', 'varenr', 'tuotenumero', 'cikkszám', 'артикул', 'код товара',
-    '商品編號', '商品番号', '货号', '상품번호', 'style number', 'style no',
+    '商品編號', '商品番号', '货号', '상품번호', 'style number', 'style no', 'produkta kods', 'prekės kodas',
   ],
   retailer_code: [
     'item no', 'item number', 'item #', 'item id', 'product no', 'product number', 'product id', 'numero oggetto ebay',
@@ -28,6 +28,9 @@ export const ID_LABELS: Record<IdentifierKind, readonly string[]> = {
   mpn: [
     'mpn', 'manufacturer part number', 'manufacturers part number', "manufacturer's part number", 'mfg part number',
     'mfr part number', 'mfr. part', 'mfr #', 'part number', 'herstellernummer', 'hersteller-artikelnummer', 'herstellerartikelnummer',
+    'manufacturer code', 'manufacturer reference', 'référence fabricant', 'réf. fabricant', 'codice produttore', 'código de fabricante',
+    'referencia del fabricante', 'fabrikantcode', 'kod producenta', 'kód výrobce', 'kód výrobcu', 'tillverkarens artikelnummer',
+    'valmistajan koodi', 'tootja kood', 'ražotāja kods', 'gamintojo kodas', 'код производителя',
   ],
   model: [
     'model number', 'model no', 'item model number', 'model name / number', 'modelo', 'número de modelo', 'modello',
@@ -44,7 +47,11 @@ export const ID_LABELS: Record<IdentifierKind, readonly string[]> = {
  * With `leadingWord`, one short word may come first ("Amazon ASIN", "eBay item number").
  */
 export function labelRegex(labels: readonly string[], leadingWord: boolean): RegExp {
-  const alt = [...labels].sort((a, b) => b.length - a.length).map(escapeRe).join('|');
+  // "Model name / number" is also printed "model name/number".
+  const alt = [...labels]
+    .sort((a, b) => b.length - a.length)
+    .map((l) => escapeRe(l).replace(/ \/ /g, ' ?/ ?'))
+    .join('|');
   const lead = leadingWord ? String.raw`(?:[\p{L}\d-]{1,12} )?` : '';
   return new RegExp(
     String.raw`^[ \t〈(\[【]*${lead}(?:(${alt})(?=[\s:：#.(]|$)[ \t]*(?:\([^)\n]{0,30}\))?[ \t]*([:：#.]?)[ \t]*(\n?)[ \t]*([^\n]{1,80})|(${alt})([^\s:：#.(][^\n]{1,79}))`,
@@ -269,6 +276,30 @@ export function urlIdentifiers(pageUrl: string, visibleText: string, known: read
     out.push({ value: t, kind: urlKind(t, url.pathname), source: 'url' });
   }
   return out;
+}
+
+// Where stores put the item's id in its address: a query value named for it ("?sku=1357247"); the last path segment
+// as a number, or one letter and a number ("/product/4667999", "/p4781720", "/Prod/144432/"); a number of six digits
+// or more ending the slug, after one letter or none ("…-1609583.html", "…_36029524", "…-p400105394"), or opening it
+// ("/item/94037710_vintage-chanel-…").
+const ID_PARAM = /^(?:sku|pid|product_?id|item_?id|article_?id|art_?nr)$/i;
+const ID_SEGMENT = [/^[A-Za-z]?(\d{5,20})$/, /[-_][A-Za-z]?(\d{6,20})$/, /^(\d{6,20})_/];
+
+/** The product id the page's address carries, by the shapes stores give it; undefined when it carries none. */
+export function urlProductId(pageUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(pageUrl);
+  } catch {
+    return undefined;
+  }
+  for (const [key, value] of [...url.searchParams].slice(0, 40)) if (ID_PARAM.test(key) && /^\d{4,20}$/.test(value)) return value;
+  const last = safeDecode(url.pathname.split('/').filter((p) => p !== '').at(-1) ?? '').replace(/\.(?:html?|php|aspx?)$/i, '').slice(-200);
+  for (const shape of ID_SEGMENT) {
+    const m = shape.exec(last);
+    if (m) return m[1];
+  }
+  return undefined;
 }
 
 /** The piece, and its number when one letter is glued on ("p4781720"). */

@@ -8,10 +8,10 @@ import { choosePrice, type BuyBoxPrices } from './price-choice.js';
 import { attributeCodes } from './attribute-codes.js';
 import { shownCode } from './item-codes.js';
 import { agreeingStatus, availabilityKind, availabilityState, bestAvailability, normaliseAvailability } from './availability.js';
-import { asideLines, buyBoxAvailability, buyBoxWindow } from './buy-box.js';
+import { asideLines, buyBoxAvailability, buyBoxWindow, priceBeforeTitle } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
 import { brandInBreadcrumbs, brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand, titlePrefixLinked } from './brand-text.js';
-import { ID_LABELS, PLACEHOLDER, rowValue, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, labelledValues, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, type ProductIdentifier } from './identifier-labels.js';
+import { ID_LABELS, PLACEHOLDER, rowValue, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, labelledValues, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, urlProductId, type ProductIdentifier } from './identifier-labels.js';
 import { TITLE_WINDOW, hasPurchaseControl, isProductEntity, metaPrice, ogProduct, recognizeProductPage, titleIndex, type Recognition } from './recognize.js';
 
 const OFFER_TYPES: ReadonlySet<string> = new Set(['Offer', 'AggregateOffer']);
@@ -354,6 +354,7 @@ function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): 
   const body = readings.find((r) => r.source === 'html');
   const availabilityBasis = availability?.source === 'html' ? body?.availabilityBasis : undefined;
   const labelledCodes = body?.labelledCodes;
+  const sku = shownCode(pick('sku'), labelledCodes?.sku, page.visibleText) ?? urlSku(page.url);
   return {
     url: page.url,
     markup: choice ? choice.entity.source : ogProduct(page.meta) || metaPrice(page.meta) !== null ? 'opengraph' : 'none',
@@ -377,8 +378,8 @@ function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): 
     gtin: fact(gtin),
     gtinValid: gtin !== null && gtinValid(gtin.value),
     mpn: fact(shownCode(pick('mpn'), labelledCodes?.mpn, page.visibleText)),
-    sku: fact(shownCode(pick('sku'), labelledCodes?.sku, page.visibleText)),
-    identifiers: allIdentifiers(page, readings),
+    sku: fact(sku),
+    identifiers: allIdentifiers(page, readings, sku),
     attributes: ATTRIBUTE_PROPS.filter((p) => members.some((m) => propValues(m, p).length > 0)),
     hasReviews: members.some(hasReviews),
     offerEntities: choice ? choice.offers.filter((o) => hasType(o, OFFER_TYPES) || o.types.length === 0) : [],
@@ -412,9 +413,16 @@ function decidePrice(
 }
 
 /** Markup and labelled codes in reading order, then the URL's product id where the page shows the same value. */
-function allIdentifiers(page: PageFacts, readings: readonly Reading[]): ProductIdentifier[] {
+function allIdentifiers(page: PageFacts, readings: readonly Reading[], sku: Fact<string> | null): ProductIdentifier[] {
   const found = mergeIdentifiers(...readings.map((r) => r.identifiers ?? []));
-  return mergeIdentifiers(found, urlIdentifiers(page.url, page.visibleText, found));
+  const fromUrl = sku?.source === 'url' ? [{ value: sku.value, kind: 'retailer_code' as const, source: 'url' as const }] : [];
+  return mergeIdentifiers(found, urlIdentifiers(page.url, page.visibleText, found), fromUrl);
+}
+
+/** Where the page gives no code of its own, the product id its address carries is the item's SKU (source url). */
+function urlSku(pageUrl: string): { value: string; source: FactSource } | null {
+  const id = urlProductId(pageUrl);
+  return id ? { value: id, source: 'url' } : null;
 }
 
 function fact<T>(picked: { value: T; source: FactSource } | null): Fact<T> | null {
@@ -448,7 +456,7 @@ const LABELS = {
   ],
   maker: [
     'manufacturer', 'hersteller', 'fabricante', 'produttore', 'fabricant', 'fabrikant', 'proizvajalec', 'výrobca', 'výrobce',
-    'producent', 'producer', 'tillverkare', 'gyártó', 'producător', 'tootja', 'valmistaja', 'производитель', '製造商', 'メーカー',
+    'producent', 'producer', 'tillverkare', 'gyártó', 'producător', 'tootja', 'valmistaja', 'ražotājs', 'gamintojas', 'производитель', '製造商', 'メーカー',
   ],
   sku: [...ID_LABELS.sku, ...ID_LABELS.retailer_code, ...ID_LABELS.asin],
   gtin: ID_LABELS.gtin,
@@ -508,7 +516,7 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
     const mentions = priceMentions(window, signals, true);
     const selling = sellingPriceOf(window, mentions);
     if (selling) r.buyBox = { selling, mentions };
-    const price = selling ?? elementPrice(page.priceTexts ?? [], signals, implied);
+    const price = selling ?? elementPrice(page.priceTexts ?? [], signals, implied) ?? priceBeforeTitle(text, anchor, signals);
     if (price) r.price = price;
     // An agent takes a buy button, or a price with no stock warning near the title, as "can be bought now".
     const stated = buyBoxAvailability(window, agreeingStatus, asideLines(text, page.asideTexts ?? []));

@@ -6,6 +6,7 @@ import type { Entity, PageFacts } from '../artifacts.js';
 import { stockStatements, type StockStatement } from './availability.js';
 import { looksLikeProductUrl } from '../documents/discover.js';
 import { currencySignals, elementPrice, impliedCurrency, sellingPrice } from './price.js';
+import { priceBeforeTitle } from './buy-box.js';
 import { hasType } from '../documents/structured-data/index.js';
 
 export const PRODUCT_TYPES: ReadonlySet<string> = new Set([
@@ -54,8 +55,12 @@ export function recognizeProductPage(page: PageFacts): Recognition {
   if ([page.url, page.canonical, ...(page.meta['og:url'] ?? [])].some((u) => u && looksLikeProductUrl(u))) signals.push('product-url');
   const window = titleAt >= 0 ? page.visibleText.slice(titleAt, titleAt + TITLE_WINDOW) : '';
   const currencies = currencySignals(page);
-  // A currency-marked price by the title, or an amount in an element the page marks as its price.
-  const price = sellingPrice(window.slice(0, 2_000), currencies) !== null || elementPrice(page.priceTexts ?? [], currencies, impliedCurrency(currencies)) !== null;
+  // A currency-marked price by the title (after it, or just above it), or an amount in an element the page marks as
+  // its price.
+  const price =
+    sellingPrice(window.slice(0, 2_000), currencies) !== null ||
+    elementPrice(page.priceTexts ?? [], currencies, impliedCurrency(currencies)) !== null ||
+    priceBeforeTitle(page.visibleText, titleAt, currencies) !== null;
   if (price) signals.push('price-near-title');
   // Any stock wording is a sign of a product page, even when statements disagree on the status ("No longer
   // available" by the title, "in stock" in a carousel below).

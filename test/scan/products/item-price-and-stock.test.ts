@@ -103,6 +103,36 @@ test('a range printed with one marker after its high end is in that currency, an
   assert.equal(sellingPrice(range)?.value, 352);
 });
 
+test('a buy box printed above the title gives the price when the text after the title shows none', () => {
+  // peb-0d1c8923ac06.html (olx.com.pk, stripped of markup): the ad's price over its heading, other ads' cards before it.
+  const olx = parsePage(
+    '<!doctype html><html lang="en"><head><title>INFINIX HOT 10 6/128 WALA BOX PACK WARRANTY WALA - Mobile Phones - 1021493409</title></head><body><ul><li>Rs 23,000Infinix hot 10 4gb 128gb sb ok hai</li><li>Sialkot, Punjab Nov 11</li></ul><p>Rs 23,450</p><h1>INFINIX HOT 10 6/128 WALA BOX PACK WARRANTY WALA</h1><p>Sialkot, Punjab, Pakistan</p><p>Seller description</p></body></html>',
+    'https://www.olx.com.pk/item/infinix-hot-10-6128-wala-box-pack-warranty-wala-iid-1021493409',
+  );
+  const product = extractProduct(olx);
+  assert.equal(product?.price?.value, 23450);
+  assert.equal(product?.currency?.value, 'PKR');
+  assert.deepEqual(product?.sku, { value: '1021493409', source: 'url' });
+  // peb-e51c765cb622.html (jumbo.ch, stripped): the price column, then "in den Warenkorb", then the heading.
+  const jumbo = parsePage(
+    '<!doctype html><html lang="de"><head><title>Servietten BUNTE EIER kaufen - jumbo.ch</title></head><body><p>Art.1357247</p><p>-50%</p><p>statt 4.50<span>CHF 2.25</span></p><button>in den Warenkorb</button><h1>Servietten BUNTE EIER</h1><p>20 Stück, 33 x 33 cm</p></body></html>',
+    'https://www.jumbo.ch/de/servietten-bunte-eier-28110?sku=1357247',
+  );
+  assert.equal(extractProduct(jumbo)?.price?.value, 2.25);
+});
+
+test('of several h1 headings the main one is the one the document title names', () => {
+  // peb-3ae14333546c.html (kiabi.com): an account menu and an empty basket are h1 headings too.
+  const kiabi = parsePage(
+    '<!doctype html><html lang="fr"><head><title>Brassière de sport post-opératoire microfibre Lingerie du s au xxl - noir - Kiabi - 20,00€</title></head><body><h1>Mon compte</h1><h1>Votre panier est vide :(</h1><h1>Brassière de sport post-opératoire microfibre - noir</h1><p>dès 20,00€ Kiabi En stock</p></body></html>',
+    'https://www.kiabi.com/brassiere_P496380C496379',
+  );
+  assert.equal(kiabi.h1, 'Brassière de sport post-opératoire microfibre - noir');
+  assert.equal(extractProduct(kiabi)?.price?.value, 20);
+  // One h1, or none sharing two words with the title: the first, as before.
+  assert.equal(parsePage('<title>Shop</title><h1>Kettle</h1><h1>Basket</h1>', URL).h1, 'Kettle');
+});
+
 test('"unavailable" about a picture or a shop\'s shelf says nothing about the item', () => {
   // peb-c01d200ba542.html (amazon.co.uk), peb-14dc707ee184.html (amazon.it), peb-4b3a17058e72.html (leroymerlin.pl)
   const amazon = 'Only 2 left in stock.\nAdd to Basket\n…\nImage Unavailable\nImage not available for\nColour:';
@@ -136,5 +166,7 @@ test('the new price and stock patterns stay linear on long hostile input', () =>
   assertLinear('discount between a pair', 3_000, (n) => 'EUR219.99 -50% EUR110.00\n'.repeat(n), (t) => sellingPrice(t, signals));
   assertLinear('side-service lines', 3_000, (n) => 'Image Unavailable w sklepie niedostępny\n'.repeat(n), (t) => productStatements(t));
   assertLinear('digits across inline elements', 1_000, (n) => `<p>${'<span>12</span><sup>99</sup><span>5 bids</span>'.repeat(n)}</p>`, (h) => parsePage(h, URL));
+  assertLinear('prices above the title', 2_000, (n) => `${'<p>Rs 23,000 Card</p>'.repeat(n)}<p>Rs 23,450</p><h1>Item</h1>`, (h) => extractProduct(parsePage(h, URL)));
+  assertLinear('many h1 headings', 2_000, (n) => `<title>Item one two</title>${'<h1>Menu entry</h1>'.repeat(n)}<h1>Item one two</h1>`, (h) => parsePage(h, URL));
   assertLinear('hidden notices', 1_000, (n) => `<div style="display: none">Sold out</div>${'<div role="dialog"><p>Out of stock</p></div>'.repeat(n)}`, (h) => parsePage(h, URL));
 });
