@@ -391,10 +391,11 @@ class Walker {
       if (t === ' ') this.appendVisible(' ');
       return;
     }
-    // Label and value in neighbouring inline elements ("<span>Brand</span><span>Fruit of the Loom</span>") are two
-    // words to a reader of the laid-out page: a capitalised word, then another. A word that only changes style
-    // inside ("i<b>Phone</b>", "<b>e</b>Bay") stays one.
-    if (this.inlineEdge && LABEL_WORD_END.test(this.lastVisible) && /^\p{Lu}\p{Ll}/u.test(t)) t = ` ${t}`;
+    // Label and value in neighbouring inline elements ("<span>Brand</span><span>Fruit of the Loom</span>",
+    // "<span>EAN-Nummer</span><span>4022664223553</span>") are two words to a reader of the laid-out page: a
+    // capitalised word, then another or a number. A word that only changes style inside ("i<b>Phone</b>", "<b>e</b>Bay")
+    // stays one.
+    if (this.inlineEdge && LABEL_WORD_END.test(this.lastVisible) && /^(?:\p{Lu}\p{Ll}|\d)/u.test(t)) t = ` ${t}`;
     // Digits after digits in the next inline element: two cents printed apart ("173<sup>34</sup>") are the amount's
     // decimals; any other number is a number of its own ("$400<span>5 bids</span>", "Rs 635,000<span>2010</span>").
     else if (this.inlineEdge && /\d$/.test(this.lastVisible) && /^\d/.test(t)) t = /^\d{2}$/.test(t) ? `${decimalMark(this.lastVisible)}${t}` : ` ${t}`;

@@ -22,6 +22,8 @@ const RECOMMENDATION_HEADING = new RegExp(
       'productos similares', 'artículos similares', 'también te (?:puede interesar|podría gustar)', 'comprados juntos habitualmente',
       'prodotti simili', 'articoli simili', 'potrebbe (?:interessarti|piacerti) anche', 'spesso comprati insieme',
       'vergelijkbare (?:producten|artikelen)', 'anderen bekeken ook', 'produtos (?:semelhantes|similares|relacionados)',
+      'related ads', 'similar ads', 'more ads (?:from|by) this (?:seller|user)', 'other ads', 'all variants', 'other variants',
+      'other sellers on', 'more buying choices', 'compare prices from',
       'quem viu,? (?:também )?viu', 'comprados juntos', 'podobne produkty', 'klienci kupili również', 'liknande produkter',
       'lignende produkter', 'andre kunder (?:kjøpte|købte) også', 'sarnased tooted', '[^\n]{0,40}huvitatud ka', 'похожие товары',
       'с этим товаром (?:покупают|смотрят)', '関連商品', 'この商品を(?:買った|見た)人は', '相关商品', '相關商品', '猜你喜欢', '為你推薦', '为你推荐',

@@ -13,7 +13,7 @@ export type { ProductIdentifier, IdentifierKind };
 /** Label words per kind, lower case, at the start of a line, in the languages seen in stores. */
 export const ID_LABELS: Record<IdentifierKind, readonly string[]> = {
   sku: [
-    'sku', 'article number', 'article no', 'art.-nr', 'art. nr', 'art.nr', 'art. no', 'artikel-nr', 'artikelnummer', 'artikelnr',
+    'sku', 'article number', 'article no', 'art.-nr', 'art. nr', 'art.nr', 'art. no', 'artikel-nr', 'artikelnummer', 'artikel-nummer', 'artikelnr',
     'product code', 'item code', 'id produto', 'código', 'código do produto', 'código de producto', 'codice', 'codice articolo',
     'codice prodotto', 'numero articolo', 'référence', 'réf', 'ref', 'reference', 'tootekood', 'kód produktu', 'kód',
     'kod produktu', 'kod towaru', 'šifra', 'varenummer', 'varenr', 'tuotenumero', 'cikkszám', 'артикул', 'код товара',
@@ -37,7 +37,7 @@ export const ID_LABELS: Record<IdentifierKind, readonly string[]> = {
     'numero modello articolo', 'modèle', "numéro du modèle de l'article", 'modell', 'modellnummer', 'modelnummer', 'numer modelu',
     'model', 'модель', '型番', '型號',
   ],
-  gtin: ['ean', 'ean13', 'ean-13', 'ean code', 'gtin', 'gtin13', 'upc', 'isbn', 'isbn-13', 'isbn13', 'barcode', 'código de barras', 'kod ean', 'jan'],
+  gtin: ['ean', 'ean13', 'ean-13', 'ean code', 'ean-code', 'ean-nummer', 'ean nummer', 'gtin', 'gtin13', 'upc', 'isbn', 'isbn-13', 'isbn13', 'barcode', 'código de barras', 'kod ean', 'jan'],
 };
 
 /**
@@ -110,8 +110,9 @@ export function rowValue(raw: string): string {
 }
 
 // What marketplaces fill a required cell with when there is nothing to say: no brand, no part number.
+// Unfilled template variables ("$metabrand", "{{ product.vendor }}", "%brand%") are no value either.
 export const PLACEHOLDER =
-  /^(?:unbranded|generic|no name|unknown|brand not specified|does not apply|not applicable|n\/?a|none|no brand|non applicable|nicht zutreffend|markenlos|ohne marke|sans marque|sin marca|no aplica|senza marca|non applicabile|не применимо|без бренда|-+)$/iu;
+  /^(?:unbranded|generic|no name|unknown|brand not specified|does not apply|not applicable|n\/?a|none|no brand|non applicable|nicht zutreffend|markenlos|ohne marke|sans marque|sin marca|no aplica|senza marca|non applicabile|не применимо|без бренда|-+|\$[\w.]{1,40}|\{\{[^{}]{0,60}\}\}|%[\w.]{1,40}%)$/iu;
 
 const SHAPE: Record<IdentifierKind, ValueShape> = { sku: 'code', retailer_code: 'code', asin: 'code', mpn: 'model', model: 'model', gtin: 'gtin' };
 const LABEL_RE: Record<IdentifierKind, RegExp> = {

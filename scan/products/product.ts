@@ -10,7 +10,7 @@ import { shownCode } from './item-codes.js';
 import { agreeingStatus, availabilityKind, availabilityState, bestAvailability, normaliseAvailability } from './availability.js';
 import { asideLines, buyBoxAvailability, buyBoxWindow, priceBeforeTitle } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
-import { brandInBreadcrumbs, brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand, titlePrefixLinked } from './brand-text.js';
+import { brandInBreadcrumbs, brandInLabelSentence, brandNextToTitle, isSellerName, latinBrandInTitle, sellerNames, titleNamesBrand, titlePrefixLinked } from './brand-text.js';
 import { ID_LABELS, PLACEHOLDER, rowValue, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, labelledValues, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, urlProductId, type ProductIdentifier } from './identifier-labels.js';
 import { TITLE_WINDOW, hasPurchaseControl, isProductEntity, metaPrice, ogProduct, recognizeProductPage, titleIndex, type Recognition } from './recognize.js';
 
@@ -537,6 +537,7 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
       () => brandInBreadcrumbs(page.breadcrumbs ?? [], title),
       () => titlePrefixLinked(title, page.links),
       () => brandNextToTitle(text, anchor, title),
+      () => latinBrandInTitle(title),
     ].reduce<
       string | undefined
     >((found, next) => found ?? notSeller(next(), sellers), undefined);

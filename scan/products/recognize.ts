@@ -178,7 +178,7 @@ export function titleIndex(page: PageFacts, name?: string | null): number {
     const needle = candidate?.trim().slice(0, 120);
     if (!needle || needle.length < 3) continue;
     const i = text.indexOf(needle);
-    if (i >= 0) return i;
+    if (i >= 0) return ownLine(text, needle, i);
     lower ??= text.toLowerCase();
     const j = lower.indexOf(needle.toLowerCase());
     if (j >= 0) return j;
@@ -187,6 +187,20 @@ export function titleIndex(page: PageFacts, name?: string | null): number {
     if (k >= 0) return squeezed.at[k];
   }
   return -1;
+}
+
+/**
+ * Of the title's places in the text, the first where it is a line of its own (the heading), else the first: a
+ * description opening with the same words ("Suzuki Alto vxr 2010 , factory fitted …") comes before the heading on
+ * some pages.
+ */
+function ownLine(text: string, needle: string, first: number): number {
+  let at = first;
+  for (let n = 0; at >= 0 && n < 50; n++, at = text.indexOf(needle, at + needle.length)) {
+    const end = at + needle.length;
+    if ((at === 0 || text[at - 1] === '\n') && (end === text.length || text[end] === '\n')) return at;
+  }
+  return first;
 }
 
 interface Squeezed {

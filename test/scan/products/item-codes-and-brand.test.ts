@@ -8,6 +8,7 @@ import { parsePage } from '../../../scan/documents/html.js';
 import { extractProduct } from '../../../scan/products/product.js';
 import { labelledValues, urlProductId } from '../../../scan/products/identifier-labels.js';
 import { shownCode } from '../../../scan/products/item-codes.js';
+import { latinBrandInTitle } from '../../../scan/products/brand-text.js';
 import identifiersCheck from '../../../scan/checks/product_data/product_identifiers.js';
 import { makeArtifacts, makePdp } from '../../helpers/artifacts.js';
 import { assertLinear } from '../../helpers/timing.js';
@@ -77,7 +78,25 @@ test('the product id in the address is the SKU where the page gives no code of i
   assert.equal(identifiersCheck.run(makeArtifacts({ pdps: [makePdp(markupless, product ?? {})] })).status, 'fail');
 });
 
+test('brands: a title in another script names its brand in Latin letters; badges and template variables are none', () => {
+  // peb-f86ea57a5481.html (dom.1k.by), peb-08b51541ad98.html (market.yandex.ru)
+  assert.equal(latinBrandInTitle('Набор посуды TalleR TR-1047'), 'TalleR');
+  assert.equal(latinBrandInTitle('Luminarc Набор стаканов Octime 330 мл 6 шт H9811'), 'Luminarc');
+  // peb-469894a59bfb.html (getit.co.il): the first Latin word is a code; written: a technical word; a Latin title.
+  assert.equal(latinBrandInTitle('מחשב נייח i7 16GB 480SSD'), undefined);
+  assert.equal(latinBrandInTitle('Роутер Wi-Fi TP-Link Archer C6'), undefined);
+  assert.equal(latinBrandInTitle('Lace-up ankle boots'), undefined);
+  assert.equal(extractProduct(page('<p>352,00 – 376,45 б.р.</p>', '<meta property="og:type" content="product">', 'https://dom.1k.by/p/TalleR_TR_1047-1609583.html', 'Набор посуды TalleR TR-1047'))?.brand?.value, 'TalleR');
+  // peb-6d4840415e8b.html (ikea.com): "New lower price" over the title and over cards is a badge, not a brand.
+  const ikea = `${'<p>New lower price</p><p>RÅSHULT</p><p>£29</p>'.repeat(3)}`;
+  assert.equal(extractProduct(page(`<p>New lower price</p><h2>VADHOLMA</h2><p>£50</p>${ikea}`, '<meta property="og:type" content="product">', 'https://www.ikea.com/gb/en/p/vadholma-80402381/', 'VADHOLMA Rack for kitchen island'))?.brand ?? null, null);
+  // peb-3ae14333546c.html (kiabi.com): an unfilled template variable in the microdata brand.
+  const kiabi = '<div itemscope itemtype="http://schema.org/Product"><meta itemprop="name" content="Google Nest Mini"><meta itemprop="brand" content="$metabrand"></div>';
+  assert.equal(extractProduct(page(`${kiabi}<p>£49.00</p>`))?.brand ?? null, null);
+});
+
 test('the new label and address patterns stay linear on long hostile input', () => {
+  assertLinear('Latin brand in a title', 3_000, (n) => `Набор ${'посуды '.repeat(n)}TalleR`, (t) => latinBrandInTitle(t));
   assertLinear('labels with a slash', 3_000, (n) => 'make/manufacturer: A\nmodel name / number: B1\n'.repeat(n), (t) => labelledValues(t, 'model'));
   assertLinear('address ids', 2_000, (n) => `https://shop.example/${'a-1'.repeat(n)}-123456.html`, (u) => urlProductId(u));
 });
