@@ -12,16 +12,20 @@ const LAYERS = {
   render: ['lib', 'schemas', 'outbound', 'scan'],
   accounts: ['lib', 'schemas', 'db'],
   monitoring: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts'],
-  tools: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring'],
+  // Background crawling on the store's queue: deep audits of a catalog and the seeded index.
+  crawl: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring'],
+  tools: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'crawl'],
   // The express side of a tool call (its context, running a guard, 405), shared by the HTTP surfaces below it.
   http: ['lib', 'schemas', 'db', 'tools'],
   // The three surfaces sit side by side: none imports another (mcp/ and pages/ list no rest/).
-  rest: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'tools', 'http'],
+  rest: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'crawl', 'tools', 'http'],
   mcp: ['lib', 'schemas', 'outbound', 'scan', 'db', 'tools', 'http'],
-  pages: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'tools', 'http'],
+  pages: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'crawl', 'tools', 'http'],
   // The documents describe the API from its route table and OpenAPI, never from its router; MCP from tools/.
   'well-known': ['lib', 'schemas', 'outbound', 'scan', 'db', 'tools', 'http', 'rest', 'pages'],
-  server: ['lib', 'schemas', 'outbound', 'scan', 'db', 'render', 'accounts', 'monitoring', 'tools', 'http', 'rest', 'mcp', 'pages', 'well-known'],
+  // Running the audit in CI: gates, baselines, JUnit and Markdown, the hosted-API client, GitHub's pull requests.
+  ci: ['lib', 'schemas', 'scan', 'monitoring', 'tools'],
+  server: ['lib', 'schemas', 'outbound', 'scan', 'db', 'render', 'accounts', 'monitoring', 'crawl', 'tools', 'http', 'rest', 'mcp', 'pages', 'well-known', 'ci'],
 };
 const FOLDERS = Object.keys(LAYERS);
 

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// The package's command: runs the TypeScript CLI through tsx's loader.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../server/cli.ts');
+// The package's command: the compiled command line (dist/, built by `npm run build`, which `prepare` runs on
+// install from a checkout and on `npm pack`). No TypeScript loader at run time.
+const { main } = await import('../dist/server/cli.js');
+await main();

@@ -5,6 +5,8 @@ import { VERTICALS } from '../schemas/params.js';
 import type { AccountRepo } from './accounts-repo.js';
 
 import type { MonitoringRepo } from './monitoring-repo.js';
+import type { QueueRepo } from './queue-repo.js';
+import type { AuditRepo } from './audit-repo.js';
 
 export interface NewScan {
   host: string; // normalised host identity (lower case, no leading www., port when not default)
@@ -112,6 +114,10 @@ export interface Repository {
   /** Console accounts, sign-in tokens, sessions and the scans of an account (db/accounts-repo.ts). */
   readonly accounts: AccountRepo;
   readonly monitoring: MonitoringRepo; // history, ownership, monitors, webhooks
+  /** Background work claimed with leases, and the per-host pace that keeps it polite (db/queue-repo.ts). */
+  readonly queue: QueueRepo;
+  /** Deep audits: who asked, how far they got, their results (db/audit-repo.ts). */
+  readonly audits: AuditRepo;
   init(): Promise<void>; // idempotent schema and indexes
   close(): Promise<void>;
   ping(): Promise<void>; // the readiness probe: throws, within a few seconds, when the store cannot be read or take a write

@@ -94,6 +94,15 @@ export const ConfigSchema = z
     MAIL_FROM: z.string().min(3).max(320).regex(/@/, 'must hold an address').optional(),
     SIGN_IN_MAILS_PER_ADDRESS_PER_HOUR: intIn(1, 1_000_000, 5),
     SIGN_IN_MAILS_PER_IP_PER_HOUR: intIn(1, 1_000_000, 20),
+    // Background crawling on the queue (deep audits, the seeded index): page slots of this instance (0 = it takes
+    // none), the spacing between two requests to one store (and whether the per-host rule applies at all), seeding.
+    CRAWL_WORKERS: intIn(0, 64, 4),
+    CRAWL_DELAY_MS: intIn(0, 60_000, 1000),
+    CRAWL_POLITENESS: z.enum(['on', 'off']).default('on'),
+    CRAWL_POLL_MS: intIn(20, 60_000, 1000),
+    SEED_RATE_PER_MINUTE: intIn(1, 60_000, 30),
+    SEED_CONCURRENCY: intIn(0, 64, 1),
+    SEED_RESCAN_DAYS: intIn(1, 365, 7),
     MCP_ALLOWED_ORIGINS: z
       .string()
       .optional()
@@ -110,6 +119,11 @@ export const ConfigSchema = z
   .refine((c) => c.NODE_ENV !== 'production' || c.SMTP_URL !== undefined || c.MAIL_TO_LOG, {
     path: ['SMTP_URL'],
     message: 'is required in production: sign-in links are credentials and must not go to the log (set MAIL_TO_LOG=1 to write mail to the log anyway)',
+  })
+  // Below the public rule (one request a second per store) only on loopback and private networks: tests, benchmarks.
+  .refine((c) => c.SCAN_ALLOW_PRIVATE || (c.CRAWL_DELAY_MS >= 1000 && c.CRAWL_POLITENESS === 'on'), {
+    path: ['CRAWL_DELAY_MS'],
+    message: 'below 1000, or CRAWL_POLITENESS=off, is allowed only with SCAN_ALLOW_PRIVATE=1 (loopback tests and benchmarks): stores are never asked more than once a second',
   })
   .transform((c) => {
     const BASE_URL = c.BASE_URL ?? `http://localhost:${c.PORT}`;

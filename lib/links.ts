@@ -7,6 +7,14 @@ export const MCP_BODY_LIMIT_BYTES = 64 * 1024;
 /** Breaking changes are announced in llms.txt and the changelog (docs/decisions.md "API"). */
 export const CHANGELOG_PATH = '/changelog.md';
 export const FUNCTION_DEFS_PATHS = ['/api/v1/tools.json', '/api/tools.json'];
+/** The model APIs whose function-calling shape tools.json answers (`?format=`), the first by default. */
+export const FUNCTION_DEFS_FORMATS = ['openai', 'anthropic', 'gemini'] as const;
+export type FunctionDefsFormat = (typeof FUNCTION_DEFS_FORMATS)[number];
+/** Where one format's definitions are. */
+export const functionDefsUrl = (baseUrl: string, format: FunctionDefsFormat): string =>
+  `${baseUrl}${FUNCTION_DEFS_PATHS[0]}${format === FUNCTION_DEFS_FORMATS[0] ? '' : `?format=${format}`}`;
+/** How each format is named to people. */
+export const FUNCTION_DEFS_NAMES: Record<FunctionDefsFormat, string> = { openai: 'OpenAI', anthropic: 'Anthropic', gemini: 'Gemini' };
 
 export const API_CATALOG_PATH = '/.well-known/api-catalog';
 // No parameter in the type hint: a ";" inside a quoted Link parameter trips naive header parsers.

@@ -24,6 +24,11 @@ export interface ServiceMetrics {
   readonly rendersRunning: Gauge;
   /** Store errors by class: "unavailable" (a 503 the caller may retry) or "other" (a 500), with the store's code. */
   readonly storeErrors: Counter<'class' | 'code'>;
+  /** Background crawl items finished by this instance, by kind (audit_plan, audit_page, seed_scan) and outcome (done, failed). */
+  readonly crawlItems: Counter<'kind' | 'outcome'>;
+  /** Seeded stores by state (queued, done, failed), across all instances, and seeded scans a minute over the last hour. */
+  readonly seedStores: Gauge<'state'>;
+  readonly seedScansPerMinute: Gauge;
   /** Registers a function run before each scrape, to set gauges from state kept elsewhere. */
   onCollect(read: () => void | Promise<void>): void;
 }
@@ -77,6 +82,9 @@ export function createMetrics(): ServiceMetrics {
     }),
     rendersRunning: new Gauge({ name: 'store_readiness_renders_running', help: 'Browser renders running or waiting for a place.', registers }),
     storeErrors: new Counter({ name: 'store_readiness_store_errors_total', help: 'Errors of the store, by class and code.', labelNames: ['class', 'code'], registers }),
+    crawlItems: new Counter({ name: 'store_readiness_crawl_items_total', help: 'Background crawl items finished here, by kind and outcome.', labelNames: ['kind', 'outcome'], registers }),
+    seedStores: new Gauge({ name: 'store_readiness_seed_stores', help: 'Seeded stores by state of their latest round (queued, done, failed), all instances.', labelNames: ['state'], registers }),
+    seedScansPerMinute: new Gauge({ name: 'store_readiness_seed_scans_per_minute', help: 'Seeded scans finished per minute over the last hour, all instances.', registers }),
     onCollect: (read) => void readers.push(read),
   };
 }

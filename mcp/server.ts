@@ -44,6 +44,7 @@ import { complete } from '../tools/complete.js';
 import { jsonLegacyLeg } from './legacy-leg.js';
 import { serverPool } from './server-pool.js';
 import { carriesStoreText, quotedStoreText, UNTRUSTED_NOTE } from './untrusted-text.js';
+import { invalidParams } from './invalid-params.js';
 
 /** Deepest JSON nesting accepted; real MCP messages stay under 10. Checked on the raw bytes before JSON.parse. */
 export const MCP_MAX_JSON_DEPTH = 64;
@@ -161,11 +162,14 @@ const singleMessage: RequestHandler = (req, res, next) => {
       ? body.id === undefined || isValidId(body.id) // request or notification
       : isValidId(body.id) && ('result' in body || 'error' in body)); // response
   if (!ok) return sendJsonRpcError(res, 400, -32600, 'Invalid Request: expected one JSON-RPC 2.0 message with a method (and a string or number id).', id);
-  // The SDK answers a malformed initialize with -32603 and its validator's dump; it is the client's mistake (-32602),
-  // said in a sentence, with the status JSON-RPC errors of a well-formed message carry.
+  // The SDK answers params that do not fit the method with -32603 and its validator's dump; it is the client's
+  // mistake (-32602), said in a sentence, with the status JSON-RPC errors of a well-formed message carry.
   if (body.method === 'initialize' && !carriesModernMeta(body) && !isInitializeRequest(body)) {
     return sendJsonRpcError(res, 200, -32602, 'Invalid params: initialize needs params.protocolVersion (a string), params.capabilities (an object) and params.clientInfo (its name and version).', id);
   }
+  const request = body as Record<string, unknown>;
+  const invalid = typeof request.method === 'string' && request.id !== undefined ? invalidParams(request.method, request.params, carriesModernMeta(request)) : null;
+  if (invalid) return sendJsonRpcError(res, 200, -32602, invalid, id);
   next();
 };
 

@@ -15,9 +15,19 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 const quote = (v: unknown): unknown => (typeof v === 'string' ? inlineCode(v, MAX_QUOTE) : v);
 const quoteAll = (v: unknown): unknown => (Array.isArray(v) ? v.map(quote) : v);
 
-/** Does the result carry store-sourced text (a scan result or report, or a summary with protocol flags)? */
+/** Does the result carry store-sourced text (a scan result or report, a summary with protocol flags, a deep audit's result)? */
 export function carriesStoreText(data: unknown): boolean {
-  return isObj(data) && (Array.isArray(data.pillars) || Array.isArray(data.products) || isObj(data.protocols));
+  return isObj(data) && (Array.isArray(data.pillars) || Array.isArray(data.products) || isObj(data.protocols) || isObj(data.result));
+}
+
+// A deep audit quotes the store in its findings' reasons and its worst pages' names and reasons.
+function quotedAuditResult(result: Json): Json {
+  const each = (list: unknown, fn: (item: Json) => Json) => (Array.isArray(list) ? list.map((i) => (isObj(i) ? fn(i) : i)) : list);
+  return {
+    ...result,
+    findings: each(result.findings, (f) => ({ ...f, missing: each(f.missing, (m) => ({ ...m, reason: quote(m.reason) })) })),
+    worst_pages: each(result.worst_pages, (w) => ({ ...w, name: quote(w.name), reasons: quoteAll(w.reasons) })),
+  };
 }
 
 /** A copy of the result with every store-sourced string quoted and capped; other fields as they are. */
@@ -30,6 +40,7 @@ export function quotedStoreText(data: unknown): unknown {
     );
   }
   if (Array.isArray(data.products)) out.products = data.products.map(quotedProduct);
+  if (isObj(data.result)) out.result = quotedAuditResult(data.result);
   if (isObj(data.protocols)) {
     const p = data.protocols;
     out.protocols = { ...p, ucp_version: quote(p.ucp_version), acp_version: quote(p.acp_version), ucp_capabilities: quoteAll(p.ucp_capabilities) };

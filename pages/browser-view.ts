@@ -45,7 +45,7 @@ function sectionBody(view: BrowserView): SafeHtml {
       </tr>`,
     )}</tbody>
   </table></div>
-  ${screenshot(view.screenshot)}`;
+  ${screenshot(view.screenshot)}${view.screenshot_note ? html`<p class="muted small">${view.screenshot_note}</p>` : ''}`;
 }
 
 function seenList(seen: Seen | undefined): SafeHtml {

@@ -31,6 +31,7 @@ import { merchantFix } from './fix.js';
 import { CHECKS } from '../scan/checks/registry.js';
 import { CAP_SCORE, type CheckId } from '../scan/checks/rubric.js';
 import { browserViewMarkdown, browserViewSection } from './browser-view.js';
+import { readableReport } from '../tools/stored-report.js';
 import { availabilityBasisPhrase, isGuessedAvailability } from '../scan/products/availability-basis.js';
 
 type Report = ScanResult;
@@ -125,6 +126,7 @@ export function renderReportPage(report: Report, opts: ReportPageOptions): SafeH
       <a class="button" href="${rescanHref(report)}">Re-scan this store</a>
       <a class="button button-quiet" href="/api/v1/scan/${id}.json">JSON</a>
       <a class="button button-quiet" href="/console/brief/${id}">Agent brief (Pro)</a>
+      <a class="button button-quiet" href="/compare?hosts=${encodeURIComponent(host)}">Compare with…</a>
     </p>
   </div>
   ${gauge(score, grade)}
@@ -202,7 +204,9 @@ ${opts.extras ? historySection(opts.extras, id) : ''}
 <section class="card data-links" aria-labelledby="data-h">
   <h2 id="data-h">Take it further</h2>
   <ul>
-    <li><a href="/api/v1/scan/${id}.json">This report as JSON</a>: the same data for your tools and CI.</li>
+    <li><a href="/api/v1/scan/${id}.json">This report as JSON</a>: the same data for your tools and CI; <a href="/r/${id}.csv">every check as CSV</a> for a spreadsheet, and <a href="/history/${encodeURIComponent(host)}.csv">the store's score history as CSV</a>.</li>
+    <li><a href="/compare?hosts=${encodeURIComponent(host)}">Compare ${host} with other stores</a> of the index, check by check.</li>
+    <li>Print this page, or save it as PDF from the print dialog: it is laid out for paper, without the navigation.</li>
     <li><a href="/api/v1/scan/${id}/brief.md">Agent brief</a> (needs a Pro API key, sent as <code>Authorization: Bearer &lt;key&gt;</code>; see <a href="/auth.md">how to get one</a>): sequenced how-tos and paste-ready markup to hand to your developer or coding agent.</li>
     <li><a href="${rescanHref(report)}">Re-scan</a> after you ship fixes; the badge and the index follow the latest scan.</li>
   </ul>
@@ -541,7 +545,7 @@ export function reportPage(deps: { config: Config; db: Repository }) {
       sendPage(res, notFoundPage(), { status: 404, headers: { Vary: 'Accept' } });
       return;
     }
-    const report = { ...(scan.report as Report), scan_id: scan.id };
+    const report = { ...readableReport(scan.report), scan_id: scan.id };
     const self = `/r/${scan.id}`;
     if (markdown) {
       sendMarkdown(res, renderReportMarkdown(report, base), { cacheControl: 'public, max-age=300', headers: negotiatedHeaders(base, self, 'text/markdown') });

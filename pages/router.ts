@@ -10,6 +10,8 @@ import { verifyRouter } from './verify.js';
 import { homePage, scanFromForm } from './home-page.js';
 import { indexPage } from './index-page.js';
 import { reportPage } from './report-page.js';
+import { comparePage } from './compare-page.js';
+import { csvRouter } from './csv-exports.js';
 import { botPage } from './bot-page.js';
 import { checkPage, checksCatalogue } from './checks-page.js';
 import { FAVICON_SVG, SCAN_SCRIPT, SCAN_SCRIPT_PATH, STYLES_CSS, STYLES_PATH, html, messagePage, sendPage } from './html.js';
@@ -48,7 +50,9 @@ export function pagesRouter(deps: SurfaceDeps & ScansCookieDeps): Router {
   const index = indexPage(deps);
   pages.get('/index', index);
   pages.get('/stores', index);
+  pages.use(csvRouter(deps)); // before /r/:scan_id, which would take "12.csv" for an id
   pages.get('/r/:scan_id', reportPage(deps));
+  pages.get('/compare', comparePage(deps));
   pages.get('/bot', botPage(deps.config));
   pages.get('/checks', checksCatalogue);
   pages.get('/checks/:id', checkPage);

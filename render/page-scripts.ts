@@ -11,7 +11,11 @@ declare const Navigator: any;
 declare function getComputedStyle(el: any): { position: string };
 type Element = any;
 
-/** Registered before any page script: records WebMCP declarations and refuses window.open. */
+/**
+ * Registered before any page script: records WebMCP declarations and refuses window.open. The page can reach what
+ * this leaves on window, so the records stay in this closure and the page sees only a frozen pair of readers; what
+ * they return is still the page's to forge (it can replace any built-in), and render/page-data.ts parses it.
+ */
 export function initScript(): void {
   const tools: { name: string; description: string; via: string }[] = [];
   const text = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : '');
@@ -21,7 +25,8 @@ export function initScript(): void {
     tools.push({ name: text(t.name, 100), description: text(t.description, 300), via });
   };
   let popups = 0;
-  Object.defineProperty(window, '__storeReadiness', { value: { tools, popups: () => popups }, enumerable: false });
+  const readers = Object.freeze({ tools: () => tools.slice(), popups: () => popups });
+  Object.defineProperty(window, '__storeReadiness', { value: readers, enumerable: false });
   // A page that opens windows in a loop gets nothing: no new tab, no new process.
   window.open = () => {
     popups++;
@@ -49,9 +54,9 @@ export function initScript(): void {
   Object.defineProperty(Navigator.prototype, 'modelContext', { get: () => context, configurable: true });
 }
 
+/** What probePage means to answer; the page can make it answer anything (render/page-data.ts reads it). */
 export interface ProbeResult {
   html: string;
-  truncated: boolean;
   domBytes: number;
   candidates: number;
   tools: { name: string; description: string; via: string }[];
@@ -77,7 +82,7 @@ export function probePage(maxHtml: number): ProbeResult {
     if (found.length >= 5) break;
   }
   found.forEach((el, i) => el.setAttribute('data-store-readiness-buy', String(i)));
-  const recorded: { tools: ProbeResult['tools']; popups: () => number } | undefined = window.__storeReadiness;
+  const recorded: { tools: () => ProbeResult['tools']; popups: () => number } | undefined = window.__storeReadiness;
   const forms = Array.from(document.querySelectorAll('form[toolname]') as ArrayLike<Element>).slice(0, 20).map((f) => ({
     name: (f.getAttribute('toolname') ?? '').slice(0, 100),
     description: (f.getAttribute('tooldescription') ?? '').slice(0, 300),
@@ -86,10 +91,9 @@ export function probePage(maxHtml: number): ProbeResult {
   const html: string = document.documentElement.outerHTML;
   return {
     html: html.length > maxHtml ? html.slice(0, maxHtml) : html,
-    truncated: html.length > maxHtml,
     domBytes: html.length,
     candidates: found.length,
-    tools: [...(recorded?.tools ?? []), ...forms],
+    tools: [...(recorded?.tools() ?? []), ...forms],
     popups: recorded?.popups() ?? 0,
   };
 }

@@ -5,17 +5,17 @@ import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RenderedBuyControl, RenderedPage, RenderRequest, RenderRun } from '../scan/fetching/render.js';
 import { startAddressProxy } from './address-proxy.js';
-import { withTimeout } from './with-timeout.js';
-import { coverAt, initScript, probePage, type ProbeResult } from './page-scripts.js';
+import { NoAnswer, withTimeout } from './with-timeout.js';
+import { coverAt, initScript, probePage } from './page-scripts.js';
+import { MAX_HTML, readBuyControl, readProbe, type ProbeAnswer } from './page-data.js';
+import { photograph, type Screenshot } from './screenshot.js';
 
 /** What one render may spend, on top of its wall time. */
 export const RENDER_BUDGET = { maxRequests: 300, maxBytes: 32 * 1024 * 1024 };
-/** The rendered DOM kept for reading, like the fetcher's cap on an HTML body (scan/browser-view.ts reports more). */
-const MAX_HTML = 2 * 1024 * 1024;
 const CONTEXT_TIMEOUT_MS = 10_000;
 const SETTLE_MS = 1500; // after load: late scripts, cookie walls that open on a timer
 const PROBE_MS = 3000;
-const SCREENSHOT = { width: 1280, height: 800, quality: 45 };
+const VIEWPORT = { width: 1280, height: 800 };
 
 export type RunResult = RenderRun & {
   /** Why the browser should be replaced (a context that would not close), or null. */
@@ -28,6 +28,7 @@ export async function renderRun(browser: Browser, req: RenderRequest): Promise<R
   const proxy = await startAddressProxy(req.rules, RENDER_BUDGET);
   const pages: RenderedPage[] = [];
   let screenshot: RenderRun['screenshot'] = null;
+  let screenshotNote: string | null = null;
   let browserUnwell: string | null = null;
   let context: BrowserContext | null = null;
   try {
@@ -55,7 +56,8 @@ export async function renderRun(browser: Browser, req: RenderRequest): Promise<R
       const result = await renderPage(page, target, share, target.url === req.screenshotUrl);
       result.page.popupsBlocked += popups.count - before;
       pages.push(result.page);
-      if (result.shot) screenshot = { url: target.url, dataUrl: result.shot };
+      if (result.shot?.dataUrl) screenshot = { url: target.url, dataUrl: result.shot.dataUrl };
+      screenshotNote ??= result.shot?.note ?? null;
       // A page whose tab hangs or crashed may share its process with the next one: render no more in this context.
       if (result.page.outcome === 'timeout' || result.page.outcome === 'crashed') stop = `an earlier page ${result.page.outcome === 'timeout' ? 'hung' : 'crashed'}`;
       await withTimeout(page.close({ runBeforeUnload: false }), 2000).catch(() => {});
@@ -70,6 +72,7 @@ export async function renderRun(browser: Browser, req: RenderRequest): Promise<R
   return {
     pages,
     screenshot,
+    screenshotNote,
     requests: proxy.requests,
     refusedCount: proxy.refusedCount,
     refused: proxy.refused,
@@ -85,7 +88,7 @@ async function newContext(browser: Browser, proxyServer: string): Promise<Browse
     serviceWorkers: 'block',
     acceptDownloads: false,
     permissions: [],
-    viewport: { width: SCREENSHOT.width, height: SCREENSHOT.height },
+    viewport: VIEWPORT,
     ignoreHTTPSErrors: false,
   });
   await context.addInitScript({ content: inPage(initScript) });
@@ -96,10 +99,10 @@ async function newContext(browser: Browser, proxyServer: string): Promise<Browse
 
 interface PageResult {
   page: RenderedPage;
-  shot: string | null;
+  shot: Screenshot | null;
 }
 
-async function renderPage(page: Page, target: RenderRequest['pages'][number], budgetMs: number, photograph: boolean): Promise<PageResult> {
+async function renderPage(page: Page, target: RenderRequest['pages'][number], budgetMs: number, photographed: boolean): Promise<PageResult> {
   const started = performance.now();
   const left = () => budgetMs - (performance.now() - started);
   const probeReserve = Math.min(PROBE_MS, budgetMs * 0.3); // kept for reading the page after it loads
@@ -127,25 +130,24 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
     if (e.name !== 'TimeoutError') return (out.outcome = 'failed', out.detail = e.message.split('\n')[0].slice(0, 200), finish());
     out.detail = `the page did not finish loading within ${seconds(budgetMs)}`;
   }
-  let probe: ProbeResult;
+  let probe: ProbeAnswer | null;
   try {
-    probe = await withTimeout(page.evaluate(inPage(probePage, MAX_HTML)) as Promise<ProbeResult>, Math.max(500, Math.min(PROBE_MS, left())));
-  } catch {
-    out.outcome = crashed ? 'crashed' : 'timeout';
-    out.detail = crashed ? 'the tab crashed (out of memory?)' : `a script kept the page busy: it did not answer within ${seconds(budgetMs)}`;
-    return finish();
+    probe = readProbe(await withTimeout(page.evaluate(inPage(probePage, MAX_HTML)), Math.max(500, Math.min(PROBE_MS, left()))));
+  } catch (err) {
+    // The tab's crash can reach the evaluation before its event does.
+    if (crashed || /crash/i.test((err as Error).message)) return (out.outcome = 'crashed', out.detail = 'the tab crashed (out of memory?)', finish());
+    if (err instanceof NoAnswer) return (out.outcome = 'timeout', out.detail = `a script kept the page busy: it did not answer within ${seconds(budgetMs)}`, finish());
+    // The page navigated away meanwhile, or replaced a built-in the reading script uses.
+    return (out.outcome = 'failed', out.detail = `the page could not be read: ${(err as Error).message.split('\n')[0].slice(0, 160)}`, finish());
   }
+  if (!probe) return (out.outcome = 'failed', out.detail = 'the page could not be read: its scripts forged what the reading script answers', finish());
   out.html = probe.html;
   out.domBytes = probe.domBytes;
-  out.webmcpTools = probe.tools.map((t) => ({ name: t.name, description: t.description, via: t.via as RenderedPage['webmcpTools'][number]['via'] }));
+  out.webmcpTools = probe.tools;
   out.popupsBlocked = probe.popups;
-  if (probe.truncated) out.detail = `the DOM is ${Math.round(probe.domBytes / 1024 / 1024)} MiB; the first ${MAX_HTML / 1024 / 1024} MiB were read`;
+  if (probe.domBytes > MAX_HTML) out.detail = `the DOM is ${Math.round(probe.domBytes / 1024 / 1024)} MiB; the first ${MAX_HTML / 1024 / 1024} MiB were read`;
   out.buyControls = await buyControls(page, probe.candidates, left).catch(() => []);
-  let shot: string | null = null;
-  if (photograph && left() > 300) {
-    const jpeg = await page.screenshot({ type: 'jpeg', quality: SCREENSHOT.quality, timeout: Math.min(3000, left()), animations: 'disabled', scale: 'css' }).catch(() => null);
-    if (jpeg) shot = `data:image/jpeg;base64,${jpeg.toString('base64')}`;
-  }
+  const shot = photographed && left() > 300 ? await photograph(page, Math.min(3000, left())) : null;
   out.ms = performance.now() - started;
   return { page: out, shot };
 }
@@ -161,10 +163,9 @@ async function buyControls(page: Page, count: number, left: () => number): Promi
     const timeout = Math.min(3000, left());
     const snapshot = await control.ariaSnapshot({ timeout }).catch(() => null);
     if (snapshot === null) continue;
-    const [, role = null, name = ''] = /^- ([a-z]+)(?: "((?:[^"\\]|\\.)*)")?/.exec(snapshot) ?? [];
     const enabled = await control.isEnabled({ timeout }).catch(() => false);
-    const coveredBy = await withTimeout(page.evaluate(inPage(coverAt, i)) as Promise<string | null>, timeout).catch(() => null);
-    controls.push({ role, name: name.replace(/\\(.)/g, '$1').slice(0, 200), enabled, coveredBy: coveredBy?.slice(0, 200) ?? null });
+    const coveredBy = await withTimeout(page.evaluate(inPage(coverAt, i)), timeout).catch(() => null);
+    controls.push(readBuyControl(snapshot, enabled, coveredBy));
   }
   return controls;
 }

@@ -16,7 +16,7 @@ export function discoveryDocument(baseUrl: string, routes: RouteDef[] = ROUTES) 
   }));
   const other = [
     { method: 'GET', path: '/api/v1', summary: 'This discovery document', auth: 'none' },
-    { method: 'GET', path: '/api/v1/tools.json', summary: 'Function-calling tool definitions (OpenAI shape; ?format=anthropic)', auth: 'none' },
+    { method: 'GET', path: '/api/v1/tools.json', summary: 'Function-calling tool definitions (OpenAI shape; ?format=anthropic or ?format=gemini)', auth: 'none' },
     { method: 'POST', path: '/mcp', summary: 'MCP server (Streamable HTTP, JSON-RPC 2.0); reads stored scores only', auth: 'none' },
     { method: 'GET', path: '/badge/{host}.svg', summary: 'Score badge (SVG), cached 1 hour', auth: 'none' },
     { method: 'GET', path: '/verify/{host}', summary: '302 to the latest public report of a store', auth: 'none' },

@@ -12,7 +12,7 @@ import { SERVICE_VERSION } from '../lib/version.js';
 import { deprecationNote } from './deprecation.js';
 import { MCP_BODY_LIMIT_BYTES } from '../lib/links.js';
 import { MCP_PATH } from '../lib/links.js';
-import { FUNCTION_DEFS_PATHS } from '../lib/links.js';
+import { FUNCTION_DEFS_FORMATS, FUNCTION_DEFS_PATHS } from '../lib/links.js';
 
 type Json = Record<string, unknown>;
 
@@ -100,7 +100,9 @@ function security(auth: RouteDef['auth']): Json {
 /** A parameter from one property of the tool's input schema (its description lifted to the parameter). */
 function parameter(name: string, where: 'path' | 'query', schema: Json | undefined, required: boolean): Json {
   const { description, ...rest } = schema ?? { type: 'string' };
-  return { name, in: where, required: where === 'path' || required, ...(description ? { description } : {}), schema: rest };
+  // A list in the query is comma-separated (?hosts=a,b), OpenAPI's form style without explode.
+  const list = where === 'query' && rest.type === 'array' ? { style: 'form', explode: false } : {};
+  return { name, in: where, required: where === 'path' || required, ...(description ? { description } : {}), ...list, schema: rest };
 }
 
 function routeOperation(route: RouteDef, book: SchemaBook): Json {
@@ -208,9 +210,9 @@ function otherPaths(book: SchemaBook): Record<string, Json> {
   const toolsJson: Json = {
     get: {
       operationId: 'get_function_definitions',
-      summary: 'Function-calling tool definitions (OpenAI shape; ?format=anthropic for Anthropic\'s)',
+      summary: 'Function-calling tool definitions (OpenAI shape; ?format=anthropic or ?format=gemini for theirs)',
       tags: ['Discovery'],
-      parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['openai', 'anthropic'], default: 'openai' } }],
+      parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: [...FUNCTION_DEFS_FORMATS], default: FUNCTION_DEFS_FORMATS[0] } }],
       responses: {
         '200': { description: 'OK', headers: RATE_HEADERS, content: jsonContent({ type: 'object', required: ['tools'], properties: { tools: { type: 'array', items: { type: 'object' } } } }) },
         ...errorResponses(['INVALID_PARAMS', 'RATE_LIMITED', 'INTERNAL_ERROR']),

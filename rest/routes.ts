@@ -11,6 +11,10 @@ import { scanStore } from '../tools/scan-store.js';
 import { idempotencyKey, invalidReportsBody, readReports, reportsBody } from '../tools/read-reports.js';
 import { getAgentBrief } from '../tools/get-agent-brief.js';
 import { getScoreHistory } from '../tools/get-score-history.js';
+import { startDeepAudit } from '../tools/start-deep-audit.js';
+import { getDeepAudit } from '../tools/get-deep-audit.js';
+import { exportDeepAudit } from '../tools/export-deep-audit.js';
+import { compareStores, hostList } from '../tools/compare-stores.js';
 
 export interface RouteDef {
   method: 'get' | 'post';
@@ -143,6 +147,63 @@ export const ROUTES: RouteDef[] = [
       const limit = singleQuery(req, 'limit', () => new AppError('INVALID_PARAMS', 'Give the limit parameter once.'));
       return { host: req.params.host, ...(limit === undefined ? {} : { limit: integerParam(limit, 'limit') }) };
     },
+  },
+  {
+    method: 'post',
+    path: '/audits',
+    summary: 'Start a deep audit of a store\'s product pages (background work: answers 202 at once with the audit id)',
+    tool: startDeepAudit,
+    auth: 'pro',
+    limit: 'scan',
+    bodyLimit: '4kb',
+    errors: ['INVALID_BODY', 'INVALID_URL', 'UNAUTHORIZED', 'CROSS_SITE_REFUSED', 'AUDIT_RUNNING', 'AUDITS_AT_LIMIT'],
+    args: (req) => (typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? req.body : {}),
+    onInvalid(issues) {
+      const urlIssue = issues.find((i) => i.path[0] === 'url');
+      if (urlIssue) return new AppError('INVALID_URL', `url: ${urlIssue.message}`);
+      return new AppError('INVALID_BODY', describeIssues(issues));
+    },
+    send(res, data) {
+      const audit = data as { audit_id: string };
+      res.status(202).setHeader('Location', `/api/v1/audits/${audit.audit_id}`);
+      res.json(data);
+    },
+  },
+  {
+    method: 'get',
+    path: '/audits/{audit_id}',
+    summary: 'A deep audit by its id: progress while it runs, coverage, templates and worst pages once done',
+    tool: getDeepAudit,
+    auth: 'none',
+    limit: 'read',
+    errors: ['AUDIT_NOT_FOUND', 'INVALID_PARAMS'],
+    args: (req) => ({ audit_id: req.params.audit_id }),
+  },
+  {
+    method: 'get',
+    path: '/audits/{audit_id}/pages.csv',
+    summary: 'Every page of a finished deep audit as CSV',
+    tool: exportDeepAudit,
+    auth: 'none',
+    limit: 'read',
+    errors: ['AUDIT_NOT_FOUND', 'INVALID_PARAMS'],
+    args: (req) => ({ audit_id: req.params.audit_id }),
+    produces: 'text/csv',
+    send(res, data) {
+      const { audit_id, csv } = data as { audit_id: string; csv: string };
+      res.setHeader('Content-Disposition', `attachment; filename="deep-audit-${audit_id}.csv"`);
+      res.type('text/csv; charset=utf-8').send(csv);
+    },
+  },
+  {
+    method: 'get',
+    path: '/compare',
+    summary: 'Compare 2 to 5 stores of the index side by side: score, grade, pillars and every check, differences marked (never scans)',
+    tool: compareStores,
+    auth: 'none',
+    limit: 'read',
+    errors: ['INVALID_PARAMS'],
+    args: (req) => ({ hosts: hostList(singleQuery(req, 'hosts', () => new AppError('INVALID_PARAMS', 'Give the hosts parameter once, comma-separated.'))) }),
   },
 ];
 

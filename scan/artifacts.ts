@@ -133,6 +133,8 @@ export interface RobotsInfo {
   status: number | null;
   /** Is the user-agent allowed to fetch this URL path under RFC 9309 (true when robots.txt is absent/4xx). */
   isAllowed(userAgent: string, url: string): boolean;
+  /** The Crawl-delay in seconds of the group that applies to the user-agent, or null when it gives none. */
+  crawlDelay(userAgent: string): number | null;
   sitemaps: string[];
   groups: string[]; // user-agent tokens that have their own group (lower case)
   contentSignal: boolean; // a Content-Signal line exists

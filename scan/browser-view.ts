@@ -83,6 +83,7 @@ export async function readRun(a: Artifacts, run: RenderRun, label: string, read:
     findings,
     requests: { made: run.requests, refused: run.refusedCount, refused_examples: run.refused.slice(0, 10), budget_spent: run.budgetSpent },
     screenshot: run.screenshot ? { url: run.screenshot.url, data_url: run.screenshot.dataUrl } : null,
+    screenshot_note: run.screenshotNote,
     duration_ms: Math.max(0, Math.round(run.ms)),
   };
 }

@@ -3,7 +3,9 @@
 import { z } from 'zod';
 import { Grade } from './scan-result.js';
 
-export const HistoryLimit = z.int().min(1).max(50).default(10).describe('How many scans to return, newest first (1–50).');
+/** The most scans one history read returns. */
+export const HISTORY_MAX = 50;
+export const HistoryLimit = z.int().min(1).max(HISTORY_MAX).default(10).describe(`How many scans to return, newest first (1–${HISTORY_MAX}).`);
 
 export const HistoryEntry = z
   .object({

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { Grade } from './scan-result.js';
 
-export const EVENT_TYPES = ['scan.completed', 'score.changed', 'grade.changed', 'check.regressed', 'agent_ready.changed'] as const;
+export const EVENT_TYPES = ['scan.completed', 'score.changed', 'grade.changed', 'check.regressed', 'agent_ready.changed', 'audit.completed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent by "Send test event", whatever events the endpoint picked. */
 export const TEST_EVENT_TYPE = 'webhook.test';
@@ -14,6 +14,7 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'grade.changed': 'The grade differs from the scan before.',
   'check.regressed': 'At least one check moved down from pass or partial (to partial, fail, or gone).',
   'agent_ready.changed': 'The store became agent-ready, or stopped being agent-ready.',
+  'audit.completed': 'A deep audit the account started has finished (done or failed); its coverage per fact comes along.',
 };
 
 const Status = z.enum(['pass', 'partial', 'fail']);

@@ -1,4 +1,4 @@
-// The command line (README.md "Command line"): scan | serve | backup | keys create|list|revoke | delist | relist | vertical.
+// The command line (README.md "Command line"): scan | serve | backup | keys create|list|revoke | delist | relist | vertical | seed.
 // Keys, delisting and verticals act on the configured store directly; nothing here needs the HTTP server running.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../lib/config.js';
@@ -14,16 +14,20 @@ import { indexHost } from '../lib/hosts.js';
 import { runScanCommand } from './cli-scan.js';
 import { join, resolve } from 'node:path';
 import { BackupError, backupSqlite } from '../db/sqlite/backup.js';
+import { readFileSync } from 'node:fs';
+import { queueSeeds, seedStatus } from '../crawl/seed.js';
 
 const USAGE = `Usage: store-readiness <command>
-  scan <url> [--json] [--min-score N]   audit a store from the terminal (exit 1 below --min-score)
+  scan <url> [options]                  audit a store: text, JSON, Markdown or JUnit, CI gates (scan --help)
   serve                                 run the service (same as npm start)
   backup <file>                         copy the SQLite store to a new file while the service runs (online, consistent)
   keys create --owner <email> [--name N] create a Pro key of that address's console account; prints it once
   keys list                             list keys (id, owner, created, revoked)
   keys revoke <key-id>                  revoke a key
   delist <host> | relist <host>         hide a store from (or return it to) the public index
-  vertical <host> <vertical>            set a listed store's vertical (${VERTICALS.join(', ')})`;
+  vertical <host> <vertical>            set a listed store's vertical (${VERTICALS.join(', ')})
+  seed <file>                           queue root scans of the stores listed (one root a line), drained by every instance
+  seed status                           seeded stores queued, done and failed, and the pace of the last hour`;
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
 const stdio: Out = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) };
@@ -39,7 +43,7 @@ export async function runCli(argv: string[], env = process.env, io: Out = stdio)
     return -1; // keep running
   }
   if (command === 'backup') return backup(rest, env, io);
-  if (command === 'keys' || command === 'delist' || command === 'relist' || command === 'vertical') return withStore(env, io, command, rest);
+  if (command === 'keys' || command === 'delist' || command === 'relist' || command === 'vertical' || command === 'seed') return withStore(env, io, command, rest);
   io.err(USAGE);
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
 }
@@ -55,6 +59,7 @@ async function withStore(env: NodeJS.ProcessEnv, io: Out, command: string, rest:
       return 0;
     }
     if (command === 'vertical') return await setVertical(db, io, rest);
+    if (command === 'seed') return await seed(db, io, rest, loadConfig(env).SCAN_ALLOW_PRIVATE);
     const [sub, ...args] = rest;
     if (sub === 'create') {
       const { values } = parseArgs({ args, options: { owner: { type: 'string' }, name: { type: 'string' } }, strict: true });
@@ -111,6 +116,28 @@ async function setVertical(db: Repository, io: Out, args: string[]): Promise<num
   return done ? 0 : 1;
 }
 
+// The seeded index: queue a file of store roots, or say where the queue stands.
+async function seed(db: Repository, io: Out, args: string[], allowPrivate: boolean): Promise<number> {
+  if (args.length !== 1) return usage(io);
+  if (args[0] === 'status') {
+    const s = await seedStatus(db, new Date());
+    io.out(`seeded stores: ${s.queued} queued, ${s.done} done, ${s.failed} failed; ${s.perMinute} scans a minute over the last hour`);
+    io.out(JSON.stringify(s));
+    return 0;
+  }
+  let text: string;
+  try {
+    text = readFileSync(args[0], 'utf8');
+  } catch (err) {
+    io.err(`cannot read ${args[0]}: ${(err as Error).message}`);
+    return 1;
+  }
+  const result = await queueSeeds(db, text, { allowPrivate, now: new Date() });
+  for (const r of result.refused) io.err(`line ${r.line} refused (${r.why}): ${r.text}`);
+  io.out(`queued ${result.queued} store roots (${result.already} already seeded, ${result.refused.length} refused)`);
+  return result.refused.length > 0 && result.queued === 0 ? 1 : 0;
+}
+
 function backup(args: string[], env: NodeJS.ProcessEnv, io: Out): number {
   if (args.length !== 1) return usage(io);
   const config = loadConfig(env);
@@ -134,12 +161,15 @@ function usage(io: Out): number {
   return 2;
 }
 
-if (/(cli\.[tj]s|store-readiness\.js)$/.test(process.argv[1] ?? '')) {
+/** The process's entry: bin/store-readiness.js calls it, and so does `tsx server/cli.ts` (npm run cli). */
+export async function main(argv = process.argv.slice(2)): Promise<void> {
   try {
-    const code = await runCli(process.argv.slice(2));
+    const code = await runCli(argv);
     if (code >= 0) process.exit(code);
   } catch (err) {
     process.stderr.write(`${err instanceof ConfigError ? err.message : (err as Error).message}\n`);
     process.exit(2);
   }
 }
+
+if (/cli\.[tj]s$/.test(process.argv[1] ?? '')) await main();

@@ -3,7 +3,7 @@
 // drain; the orchestrator restarts it, and the line says why, instead of a raw Node stack among the JSON lines.
 import { stdSerializers, type Logger } from 'pino';
 
-/** The error as pino serialises it (type, message, stack, code), with credentials in URLs masked. */
+/** The error as pino serialises it (type, message, stack, code), with credentials masked. */
 export interface FatalErr {
   type: string;
   message: string;
@@ -11,9 +11,26 @@ export interface FatalErr {
   code?: string | number;
 }
 
-// user:password@ in any URL (a MongoDB or SMTP address in a driver's message): the password never reaches a log.
-const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:)[^\s/@]*@/gi;
-const mask = (text: string) => text.replace(URL_PASSWORD, '$1[redacted]@');
+/** Parameters whose value is a credential, in a query string or a driver's "key=value" message. */
+const SECRET_PARAM = /\b(pass(?:word|wd)?|pwd|secret|token|api[-_]?key|access[-_]?token|auth)=[^&\s;,'"]*/gi;
+
+/**
+ * Credentials in the text: the user info of every URL (the password after "user:", or the whole of it when it is a
+ * bare token) and password-style parameters. A URL's user info runs to its last "@", since drivers print passwords
+ * holding "/" or "@" unencoded. One pass over each space-free run, so a long line costs time linear in its length.
+ */
+export function maskCredentials(text: string): string {
+  return text.replace(/\S+/g, (run) => {
+    const start = run.indexOf('://') + 3;
+    const at = run.lastIndexOf('@');
+    if (start < 3 || at < start) return run.replace(SECRET_PARAM, '$1=[redacted]');
+    const userinfo = run.slice(start, at);
+    const colon = userinfo.indexOf(':');
+    const masked = colon < 0 ? '[redacted]' : `${userinfo.slice(0, colon + 1)}[redacted]`;
+    return `${run.slice(0, start)}${masked}${run.slice(at).replace(SECRET_PARAM, '$1=[redacted]')}`;
+  });
+}
+const mask = maskCredentials;
 
 /**
  * pino's own serialisation (type from the class, the stack with its causes), keeping only the fields that describe

@@ -14,6 +14,7 @@ import { createRepo, SchemaVersionError, StoreFileError } from '../db/index.js';
 import { SqliteRepo } from '../db/sqlite/repo.js';
 import type { Repository } from '../db/repo.js';
 import { createMonitoring, secretBoxFor } from './monitoring.js';
+import { createCrawl } from './crawl.js';
 import { createMailer } from '../accounts/mailer.js';
 import { closePagePool, reportPagePoolErrors, warmPagePool } from '../scan/parser-threads/page-pool.js';
 import { createChromiumRenderer } from '../render/chromium.js';
@@ -70,6 +71,7 @@ export async function serve(config: Config): Promise<Running> {
   const mailer = createMailer(config, log); // one mailer for sign-in links and owner notifications
   const state = createAppState(config); // one scan bound and one set of running scans for the API and the worker
   const monitoring = createMonitoring({ config, db, log, state, box, mailer, metrics });
+  const crawl = createCrawl({ config, db, log, metrics }); // deep audits and the seeded index, in pools of their own
   // The browser view when Chromium is installed (started on the first scan); without it scans say it did not run.
   const renderer = createChromiumRenderer({ executablePath: config.CHROMIUM_PATH, concurrency: config.RENDER_CONCURRENCY, log, metrics }) ?? undefined;
   const app = createApp({ config, db, log, state, box, mailer, metrics, renderer });
@@ -108,6 +110,7 @@ export async function serve(config: Config): Promise<Running> {
     }),
   );
   if (config.MONITOR === 'on') monitoring.start(); // scheduled scans and webhook deliveries (MONITOR=off: none here)
+  if (config.CRAWL_WORKERS + config.SEED_CONCURRENCY > 0) crawl.start();
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -120,6 +123,7 @@ export async function serve(config: Config): Promise<Running> {
         server.closeIdleConnections();
       });
       await monitoring.stop();
+      await crawl.stop();
       await db.close();
       await closePagePool();
       await renderer?.close();

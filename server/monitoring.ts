@@ -1,11 +1,12 @@
 // Composition of the monitoring worker: the secret box from SECRETS_KEY, the scheduled scan (the scan_store tool
 // called through tools/invoke.ts under the account's quota: the monitoring layer does not know the tools) and the owner mail. main.ts starts it
 // unless MONITOR=off.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../lib/config.js';
+import { makeDataDir } from '../lib/data-dir.js';
 import type { Repository } from '../db/repo.js';
 import { parseSecretsKey, secretBox, type SecretBox } from '../monitoring/secrets.js';
 import { createMonitoringWorker, type MonitorScan, type MonitoringWorker, type SendMail, type WorkerDeps } from '../monitoring/worker.js';
@@ -32,7 +33,7 @@ export function secretBoxFor(config: Pick<Config, 'SECRETS_KEY' | 'MONGODB_URI' 
   }
   const file = join(config.DATA_DIR, DEV_KEY_FILE);
   if (!existsSync(file)) {
-    mkdirSync(config.DATA_DIR, { recursive: true });
+    makeDataDir(config.DATA_DIR);
     try {
       writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
     } catch (err) {

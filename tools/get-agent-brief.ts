@@ -4,9 +4,9 @@
 import { z } from 'zod';
 import { renderBrief } from './render-brief.js';
 import { ScanId } from '../schemas/params.js';
-import type { ScanResult } from '../schemas/scan-result.js';
 import { defineTool } from './tool.js';
 import { scanNotFound } from './readiness.js';
+import { readableReport } from './stored-report.js';
 
 export const getAgentBrief = defineTool({
   name: 'get_agent_brief',
@@ -24,6 +24,6 @@ export const getAgentBrief = defineTool({
   async handler({ scan_id }, { db, baseUrl }) {
     const scan = await db.getScan(scan_id);
     if (!scan) throw scanNotFound(scan_id, true);
-    return { scan_id, host: scan.host, markdown: renderBrief(scan.report as ScanResult, { baseUrl }) };
+    return { scan_id, host: scan.host, markdown: renderBrief(readableReport(scan.report), { baseUrl }) };
   },
 });

@@ -6,6 +6,7 @@ import { ScanId } from '../schemas/params.js';
 import { ScanResult } from '../schemas/scan-result.js';
 import { defineTool } from './tool.js';
 import { scanNotFound } from './readiness.js';
+import { MAX_REPORT_BYTES, readableReport } from './stored-report.js';
 
 const input = z.object({ scan_id: ScanId });
 
@@ -21,12 +22,14 @@ export const getScan = defineTool({
   async handler({ scan_id }, { db }) {
     const scan = await db.getScan(scan_id);
     if (!scan) throw scanNotFound(scan_id);
-    return scan.report as ScanResult;
+    return readableReport(scan.report);
   },
   /** The report's text as stored: the JSON bytes the handler's value serialises to. */
   async storedJson({ scan_id }, { db }) {
     const scan = await db.getScan(scan_id, 'json');
     if (!scan) throw scanNotFound(scan_id);
+    // A report stored before the size bound, over it, is answered as it may be read (its browser view marked unreadable).
+    if (scan.reportJson.length > MAX_REPORT_BYTES) return Buffer.from(JSON.stringify(readableReport(JSON.parse(scan.reportJson.toString('utf8')))));
     return scan.reportJson;
   },
 });

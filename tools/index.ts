@@ -8,6 +8,10 @@ import { getScan } from './get-scan.js';
 import { readReports } from './read-reports.js';
 import { getAgentBrief } from './get-agent-brief.js';
 import { getScoreHistory } from './get-score-history.js';
+import { startDeepAudit } from './start-deep-audit.js';
+import { getDeepAudit } from './get-deep-audit.js';
+import { exportDeepAudit } from './export-deep-audit.js';
+import { compareStores } from './compare-stores.js';
 
 export const TOOLS: AnyTool[] = [
   checkMerchantReadiness,
@@ -18,4 +22,8 @@ export const TOOLS: AnyTool[] = [
   readReports,
   getAgentBrief,
   getScoreHistory,
+  compareStores,
+  startDeepAudit,
+  getDeepAudit,
+  exportDeepAudit,
 ];

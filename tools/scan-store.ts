@@ -16,6 +16,7 @@ import { StoreUrl, Vertical } from '../schemas/params.js';
 import { ScanResult } from '../schemas/scan-result.js';
 import type { LatestEntry, RankWindow, Repository } from '../db/repo.js';
 import { reportUrl } from './readiness.js';
+import { storableReport } from './stored-report.js';
 import type { Reservation } from './scan-gate.js';
 import { defineTool, type Caller, type ToolContext } from './tool.js';
 
@@ -128,7 +129,8 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
     vertical: vertical ?? null,
     asIf: { score: audit.score, grade: audit.grade },
   });
-  const result: ScanResult = {
+  // What a page put into the report is held to the report's schema and size before anything is stored.
+  const result = storableReport({
     scan_id: id,
     report_url: reportUrl(config.BASE_URL, id),
     vertical: keptVertical,
@@ -136,7 +138,7 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
     ...audit,
     public_entry: publicEntry,
     public_entry_note: note,
-  };
+  });
   const passing = new Set(result.pillars.flatMap((p) => p.checks.filter((c) => c.status === 'pass').map((c) => c.id)));
   await db.saveScan({
     id,

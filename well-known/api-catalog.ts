@@ -1,9 +1,11 @@
 // GET /.well-known/api-catalog (RFC 9727): an RFC 9264 linkset naming the service's two APIs, the REST API and the
-// MCP server, each with its description (OpenAPI, the MCP server card), its guides (/llms.txt, /auth.md), its status
+// MCP server, each with its description (OpenAPI and the function-calling definitions of each model API, the MCP
+// server card), its guides (/llms.txt, /auth.md), its status
 // (/readyz) and the changelog.
 import { MCP_PATH } from '../lib/links.js';
 import { CHANGELOG_PATH } from '../lib/links.js';
 import { OPENAPI_TYPE } from '../lib/links.js';
+import { FUNCTION_DEFS_FORMATS, FUNCTION_DEFS_NAMES, functionDefsUrl } from '../lib/links.js';
 import { SERVER_CARD_PATH } from './server-card.js';
 
 export { API_CATALOG_PATH } from '../lib/links.js';
@@ -27,7 +29,10 @@ export function apiCatalog(baseUrl: string): { linkset: Record<string, string | 
     linkset: [
       {
         anchor: `${baseUrl}/api/v1`,
-        'service-desc': [{ href: `${baseUrl}/openapi.json`, type: OPENAPI_TYPE, title: 'OpenAPI 3.1 description of the REST API' }],
+        'service-desc': [
+          { href: `${baseUrl}/openapi.json`, type: OPENAPI_TYPE, title: 'OpenAPI 3.1 description of the REST API' },
+          ...FUNCTION_DEFS_FORMATS.map((f) => ({ href: functionDefsUrl(baseUrl, f), type: 'application/json', title: `Function-calling definitions, ${FUNCTION_DEFS_NAMES[f]} shape` })),
+        ],
         'service-doc': docs,
         status,
         'service-meta': meta,

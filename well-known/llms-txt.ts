@@ -6,7 +6,7 @@ import { MCP_CURRENT_REVISION, mcpTools } from '../tools/mcp-tools.js';
 import { MCP_PATH } from '../lib/links.js';
 import type { AnyTool } from '../tools/tool.js';
 import { functionTools } from './function-defs.js';
-import { FUNCTION_DEFS_PATHS } from '../lib/links.js';
+import { FUNCTION_DEFS_FORMATS, FUNCTION_DEFS_NAMES, FUNCTION_DEFS_PATHS, functionDefsUrl } from '../lib/links.js';
 import { AI_CATALOG_PATH, MCP_CARD_PATH, MCP_CATALOG_PATH, SERVER_CARD_PATH } from './server-card.js';
 import { CHANGELOG_PATH } from '../lib/links.js';
 import { API_CATALOG_PATH } from '../lib/links.js';
@@ -64,7 +64,7 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     '',
     '## Function-calling definitions',
     '',
-    `- [${FUNCTION_DEFS_PATHS[0]}](${baseUrl}${FUNCTION_DEFS_PATHS[0]}): OpenAI \`tools\` shape; add \`?format=anthropic\` for Anthropic's.`,
+    `- ${FUNCTION_DEFS_FORMATS.map((f) => `[${FUNCTION_DEFS_NAMES[f]}](${functionDefsUrl(baseUrl, f)})`).join(' · ')}: the same tools in each model API's shape (OpenAI \`tools\`, Anthropic \`input_schema\`, Gemini \`functionDeclarations\`), from ${FUNCTION_DEFS_PATHS[0]}.`,
     ...functionTools().map((t) => `- \`${t.name}\` runs as ${executesAs(t, routes)}.`),
     '',
     '## REST API',

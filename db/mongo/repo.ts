@@ -38,6 +38,7 @@ import type {
 } from '../repo.js';
 import { assertVertical, HOST_PREFIX_MAX } from '../repo.js';
 import { MongoAccounts } from './accounts.js';
+import { MongoAudits, MongoQueue } from './queue.js';
 import { toLatest, toScan, toScanJson } from './docs.js';
 import type { MongoRunner } from './runner.js';
 import { DatabaseUnavailableError } from '../../lib/db-failure.js';
@@ -178,6 +179,8 @@ export class MongoRepo implements Repository {
   /** A replica set or sharded cluster: multi-document transactions, and with them the score histogram. */
   private transactions = false;
   readonly accounts: MongoAccounts;
+  readonly queue: MongoQueue;
+  readonly audits: MongoAudits;
 
   constructor(uri: string, dbName: string) {
     this.client = new MongoClient(uri, MONGO_CLIENT_OPTIONS);
@@ -194,6 +197,8 @@ export class MongoRepo implements Repository {
     this.bands = this.db.collection<BandDoc>('score_bands');
     this.health = this.db.collection<HealthDoc>('health_probe');
     this.accounts = new MongoAccounts(this.db, runner);
+    this.queue = new MongoQueue(this.db, runner);
+    this.audits = new MongoAudits(this.db, runner);
   }
 
   async init(): Promise<void> {
@@ -209,6 +214,8 @@ export class MongoRepo implements Repository {
       this.buckets.createIndexes(Q.INDEXES.score_buckets),
       this.bands.createIndexes(Q.INDEXES.score_bands),
       this.accounts.init(),
+      this.queue.init(),
+      this.audits.init(),
     ]);
     await this.dropObsoleteIndexes();
     await this.seedScanCounter();

@@ -5,7 +5,8 @@
 // release must not write tables it does not understand. New steps are appended; a step never changes once
 // released.
 import type Database from 'better-sqlite3';
-import { chmodSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { vacuumIntoNewFile } from './backup.js';
 
 export interface Migration {
   version: number;
@@ -62,7 +63,6 @@ function backupBeforeMigrating(db: Database.Database, file: string, from: number
   const stamp = now.toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-');
   let target = `${file}.v${from}-${stamp}.bak`;
   for (let i = 2; existsSync(target); i++) target = `${file}.v${from}-${stamp}-${i}.bak`;
-  db.prepare('VACUUM INTO ?').run(target);
-  chmodSync(target, 0o600);
+  vacuumIntoNewFile(db, target);
   return target;
 }

@@ -3,8 +3,9 @@
 // every read is a plain index query. A two-level score histogram, kept exact in the same transactions, turns
 // rank counts from O(hosts above) (57 ms for a bottom host at 1M rows) into sums over a few dozen rows.
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDataDir } from '../../lib/data-dir.js';
 import { DatabaseUnavailableError } from '../../lib/db-failure.js';
 import type {
   ApiKeyRecord,
@@ -22,6 +23,8 @@ import type { AccountRepo } from '../accounts-repo.js';
 import { SqliteAccounts, migrateAccountSchema } from './accounts.js';
 import { MONITORING_SCHEMA, SqliteMonitoring } from './monitoring.js';
 import { migrate, type Migration, type MigrationResult } from './migrations.js';
+import { QUEUE_SCHEMA, SqliteQueue } from './queue.js';
+import { AUDIT_SCHEMA, SqliteAudits } from './audits.js';
 import {
   LATEST_COLS,
   latestRowOf,
@@ -145,6 +148,7 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     // Readiness writes a row here and removes it in the same commit: a store that cannot grow is not ready.
     up: (db) => db.exec('CREATE TABLE IF NOT EXISTS health_probe (id INTEGER PRIMARY KEY, pad BLOB NOT NULL)'),
   },
+  { version: 3, does: 'the work queue, host pace and deep audit tables', up: (db) => db.exec(QUEUE_SCHEMA + AUDIT_SCHEMA) },
 ];
 const BAND_WIDTH = 5;
 const bandOf = (score: number): number => Math.floor(score / BAND_WIDTH);
@@ -216,13 +220,15 @@ export class SqliteRepo implements Repository {
     return this.accountsRepo;
   }
   readonly monitoring: SqliteMonitoring;
+  readonly queue: SqliteQueue;
+  readonly audits: SqliteAudits;
 
   /** What init() found and did to the schema (for the start-up log line). */
   migration: MigrationResult | null = null;
 
   constructor(private readonly filePath: string) {
     if (filePath !== ':memory:' && !filePath.startsWith('file:')) {
-      mkdirSync(dirname(filePath), { recursive: true, mode: 0o700 });
+      makeDataDir(dirname(filePath));
       // The file holds e-mail addresses and key hashes: owner-only from the start (SQLite gives its -wal and -shm
       // files the same mode).
       if (!existsSync(filePath)) closeSync(openSync(filePath, 'wx', 0o600));
@@ -235,6 +241,8 @@ export class SqliteRepo implements Repository {
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.pingStmt = this.db.prepare('SELECT 1');
     this.monitoring = new SqliteMonitoring(this.db);
+    this.queue = new SqliteQueue(this.db);
+    this.audits = new SqliteAudits(this.db);
   }
 
   async init(): Promise<void> {
@@ -248,6 +256,8 @@ export class SqliteRepo implements Repository {
     ensureTables(this.db);
     this.accountsRepo = new SqliteAccounts(this.db);
     this.monitoring.init();
+    this.queue.init();
+    this.audits.init();
     this.stmts = this.prepareAll();
     this.tx = this.makeTransactions();
     this.probeStmt = this.db.prepare<[number], unknown>('INSERT INTO health_probe (pad) VALUES (zeroblob(?))');

@@ -4,8 +4,8 @@
 import type { RequestHandler } from 'express';
 import MarkdownIt from 'markdown-it';
 import type { Repository } from '../../db/repo.js';
-import type { ScanResult } from '../../schemas/scan-result.js';
 import { renderBrief } from '../../tools/render-brief.js';
+import { readableReport } from '../../tools/stored-report.js';
 import { html, raw, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
 import { signedIn } from './session.js';
@@ -14,7 +14,7 @@ import { signedIn } from './session.js';
 const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
 export function renderBriefPage(scan: { id: number; host: string; report: unknown }, baseUrl: string): { title: string; body: SafeHtml } {
-  const source = renderBrief({ ...(scan.report as ScanResult), scan_id: scan.id }, { baseUrl });
+  const source = renderBrief({ ...readableReport(scan.report), scan_id: scan.id }, { baseUrl });
   return {
     title: `Agent brief for ${scan.host}`,
     body: html`<p class="eyebrow">Agent brief</p>

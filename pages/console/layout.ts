@@ -18,13 +18,14 @@ const SCRIPT_VERSION = createHash('sha256').update(SCRIPT).digest('hex').slice(0
 /** The copy buttons' script, for public pages that show snippets too. */
 export const COPY_SCRIPT_SRC = `${CONSOLE_SCRIPT_PATH}?v=${SCRIPT_VERSION}`;
 
-export type ConsoleSection = 'overview' | 'scans' | 'stores' | 'monitors' | 'webhooks' | 'keys' | 'account';
+export type ConsoleSection = 'overview' | 'scans' | 'stores' | 'monitors' | 'audits' | 'webhooks' | 'keys' | 'account';
 
 const SECTIONS: [ConsoleSection, string, string][] = [
   ['overview', '/console', 'Overview'],
   ['scans', '/console/scans', 'Scans'],
   ['stores', '/console/stores', 'Stores'],
   ['monitors', '/console/monitors', 'Monitors'],
+  ['audits', '/console/audits', 'Audits'],
   ['webhooks', '/console/webhooks', 'Webhooks'],
   ['keys', '/console/keys', 'API keys'],
   ['account', '/console/account', 'Account'],

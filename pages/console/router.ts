@@ -17,11 +17,12 @@ import { loadSession, requireAccount } from './session.js';
 import { signInRouter } from './sign-in.js';
 import { overviewPage } from './overview.js';
 import { keysRouter } from './keys.js';
-import { scansPage } from './scans.js';
+import { scansCsvDownload, scansPage } from './scans.js';
 import { accountRouter } from './account.js';
 import { storesRouter } from './stores.js';
 import { monitorsRouter } from './monitors.js';
 import { webhooksRouter } from './webhooks.js';
+import { auditsRouter } from './audits.js';
 import { briefPage } from './brief.js';
 import { attachScansRouter } from './attach-scans.js';
 import type { SecretBox } from '../../monitoring/secrets.js';
@@ -58,10 +59,12 @@ export function consoleRouter(deps: ConsoleDeps): Router {
   pages.use(signInRouter({ db, config, mailer }));
   pages.get('/console', requireAccount, overviewPage(deps));
   pages.get('/console/scans', requireAccount, scansPage(deps));
+  pages.get('/console/scans.csv', requireAccount, scansCsvDownload(deps));
   pages.use(attachScansRouter(deps));
   pages.use(storesRouter(deps));
   pages.use(monitorsRouter(deps));
   pages.use(webhooksRouter(deps));
+  pages.use(auditsRouter(deps));
   pages.use(keysRouter(deps));
   pages.use(accountRouter(deps));
   // The report page's "Agent brief" link: signed in, the brief as a page; signed out, the sign-in page first.

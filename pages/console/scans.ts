@@ -8,8 +8,12 @@ import { formatTime, gradePill, html, type SafeHtml } from '../html.js';
 import { consolePage, sendConsolePage } from './layout.js';
 import { signedIn } from './session.js';
 import { indexHost } from '../../lib/hosts.js';
+import { scansCsv, sendCsv } from '../csv.js';
 
 export const SCANS_PER_PAGE = 50;
+/** The most scans one CSV download holds, newest first; read in keyset pages of EXPORT_BATCH. */
+export const MAX_EXPORTED_SCANS = 10_000;
+const EXPORT_BATCH = 500;
 
 function delta(scan: OwnedScan): SafeHtml {
   if (scan.previousScore === null) return html`<span class="muted">first scan</span>`;
@@ -64,11 +68,29 @@ export function scansPage(deps: { db: Repository }): RequestHandler {
   <label for="host">Store</label> <input id="host" name="host" value="${host ?? ''}" placeholder="your-store.example">
   <button class="button" type="submit">Filter</button>${host ? html` <a href="/console/scans">Show all stores</a>` : ''}
 </form>
+<p class="small"><a href="/console/scans.csv${host ? `?${q({})}` : ''}" download>Download ${host ? html`the scans of ${host}` : 'every scan'} as CSV</a> (newest first, at most ${MAX_EXPORTED_SCANS.toLocaleString('en')}).</p>
 ${scansTable(page)}
 <nav class="pager" aria-label="Pages">
   ${before !== undefined ? html`<a href="/console/scans${host ? `?${q({})}` : ''}">Newest</a>` : ''}
   ${more ? html`<a rel="next" href="/console/scans?${q({ before: String(page[page.length - 1].id) })}">Older scans</a>` : ''}
 </nav>`),
     );
+  };
+}
+
+/** GET /console/scans.csv: the account's scans (the page's host filter applies), newest first, as CSV. */
+export function scansCsvDownload(deps: { db: Repository; config: { BASE_URL: string } }): RequestHandler {
+  return async (req, res) => {
+    const who = signedIn(res)!;
+    const host = hostFilter(req.query.host);
+    const scans: OwnedScan[] = [];
+    let beforeId: number | undefined;
+    while (scans.length < MAX_EXPORTED_SCANS) {
+      const batch = await deps.db.accounts.scansOfAccount(who.account.id, { host, beforeId, limit: Math.min(EXPORT_BATCH, MAX_EXPORTED_SCANS - scans.length) });
+      scans.push(...batch);
+      if (batch.length === 0 || batch.length < EXPORT_BATCH) break;
+      beforeId = batch[batch.length - 1].id;
+    }
+    sendCsv(res, `scans${host ? `-${host}` : ''}.csv`, scansCsv(scans, deps.config.BASE_URL), 'private, no-store');
   };
 }

@@ -94,9 +94,11 @@ interface Collector {
   cap: number;
 }
 
-/** Parses the page and extracts PageFacts; never throws on content (a bad URL only disables resolving). */
-export function parsePage(html: string, url: string, opts: ParseOptions = {}): PageFacts {
-  const doc = parse(html);
+/**
+ * Parses the page and extracts PageFacts; never throws on content (a bad URL only disables resolving). `doc` is the
+ * page already parsed, for a caller that reads more from the tree (its structure).
+ */
+export function parsePage(html: string, url: string, opts: ParseOptions = {}, doc: P5.Document = parse(html)): PageFacts {
   const base = baseUrl(doc, url);
   const walker = new Walker(base);
   walker.walk(doc);

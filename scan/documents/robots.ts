@@ -111,6 +111,8 @@ interface Rule {
 interface Group {
   agents: string[];
   rules: Rule[];
+  /** The group's Crawl-delay in seconds (a non-standard line many crawlers honour), if it gives one. */
+  crawlDelay?: number;
 }
 
 /**
@@ -156,6 +158,8 @@ function rebuildGroups(lines: readonly string[]): Group[] {
       if (!current) continue;
       inRules = true;
       if (value !== '') current.rules.push({ allow: field === 'allow', path: value });
+    } else if (field === 'crawl-delay' && current && /^\d+(?:\.\d+)?$/.test(value)) {
+      current.crawlDelay ??= Number(value);
     } else if (!KNOWN_FIELDS.has(field) && current && inRules && misspeltUserAgent(line)) {
       current = { agents: [], rules: [] };
       groups.push(current);
@@ -176,6 +180,7 @@ function normalisedText(groups: readonly Group[]): string {
     if (g.agents.length === 0) continue;
     for (const agent of g.agents) out.push(`User-agent: ${agent}`);
     out.push('Disallow:');
+    if (g.crawlDelay !== undefined) out.push(`Crawl-delay: ${g.crawlDelay}`);
     for (const r of g.rules) out.push(`${r.allow ? 'Allow' : 'Disallow'}: ${r.path}`);
     out.push('');
   }
@@ -228,6 +233,10 @@ export function parseRobots(resource: Resource): RobotsInfo {
       // The crawler's own token, read like a user-agent line; one that names nothing obeys `*` (RFC 9309 §2.2.1).
       if (parser) return parser.isAllowed(onBase(url), normaliseToken(userAgent) || '*') !== false;
       return !unreachable;
+    },
+    crawlDelay(userAgent: string): number | null {
+      const seconds = parser?.getCrawlDelay(normaliseToken(userAgent) || '*');
+      return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
     },
     sitemaps,
     groups,

@@ -49,6 +49,8 @@ export interface RenderedPage {
 export interface RenderRun {
   pages: RenderedPage[];
   screenshot: { url: string; dataUrl: string } | null;
+  /** Why the screenshot is smaller than usual or missing (over the byte cap), or null. */
+  screenshotNote: string | null;
   requests: number;
   refusedCount: number;
   refused: { url: string; why: string }[];

@@ -21,17 +21,22 @@ const FROM_SOURCES = import.meta.url.endsWith('.ts');
 let shared: Piscina | null = null;
 let warm: Promise<void> | null = null;
 
-function pool(): Piscina {
-  if (shared) return shared;
-  shared = new Piscina({
+function newPiscina(minThreads: number, maxThreads: number): Piscina {
+  return new Piscina({
     // Compiled, a thread loads the compiled reader; from sources, a shim that registers the TypeScript loader first.
     filename: new URL(FROM_SOURCES ? './page-thread.mjs' : './page-worker.js', import.meta.url).href,
     execArgv: [], // the thread registers its own loader; the parent's --import flags are not for it
-    minThreads: DEFAULT_PAGE_THREADS,
-    maxThreads: DEFAULT_PAGE_THREADS,
-    // No queue cap here: tasks waiting for a thread are already bounded by the scans allowed to run at once
-    // (SCAN_CONCURRENCY) times the pages one scan reads.
+    minThreads,
+    maxThreads,
+    idleTimeout: 30_000,
   });
+}
+
+function pool(): Piscina {
+  if (shared) return shared;
+  // No queue cap here: tasks waiting for a thread are already bounded by the scans allowed to run at once
+  // (SCAN_CONCURRENCY) times the pages one scan reads.
+  shared = newPiscina(DEFAULT_PAGE_THREADS, DEFAULT_PAGE_THREADS);
   // A thread that fails to start is reported here rather than as an uncaught 'error' event; its tasks fail over.
   shared.on('error', (err: unknown) => onPoolError(err));
   return shared;
@@ -78,6 +83,31 @@ export const readInPool: BodyReader = async (task) => {
     return readBody(task);
   }
 };
+
+/**
+ * A pool of its own for background reading (deep audits): its thread never holds up a scan's reads, which keep the
+ * shared pool to themselves. Started on the first read; an idle thread ends after 30 s. Tasks wait in it, bounded by
+ * the pages its users have in flight.
+ */
+export function backgroundPagePool(threads = 1): { read: BodyReader; close(): Promise<void> } {
+  let own: Piscina | null = null;
+  return {
+    read: async (task) => {
+      own ??= newPiscina(0, threads);
+      try {
+        return (await own.run(task)) as BodyRead<typeof task>;
+      } catch (err) {
+        onPoolError(err);
+        return readBody(task);
+      }
+    },
+    close: async () => {
+      const p = own;
+      own = null;
+      await p?.destroy();
+    },
+  };
+}
 
 /** Stops the pool's threads (graceful shutdown, tests); the next read starts a new pool. */
 export async function closePagePool(): Promise<void> {

@@ -49,7 +49,7 @@ test('console polish: getting started, webhook removal with confirmation, focus 
   assert.match(confirm, /signing secret and its log of 0 deliveries are deleted/);
   assert.match(confirm, /cannot be undone/);
   const danger = await page.evaluate(`getComputedStyle(document.querySelector('main form button.button-danger')).backgroundColor`);
-  assert.equal(danger, 'rgb(185, 28, 28)', 'the confirming button is red');
+  assert.equal(danger, 'rgb(153, 27, 27)', 'the confirming button is red (--fail)');
   await page.screenshot({ path: join(SHOTS, 'console-webhook-remove.png'), fullPage: true });
   await Promise.all([page.waitForURL(`${app.url}/console/webhooks/${endpoint.id}`), page.click('a:has-text("Keep it")')]);
   assert.equal((await app.db.monitoring.listEndpoints(account.id)).length, 1, 'keeping it changes nothing');

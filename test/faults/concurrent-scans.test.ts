@@ -12,6 +12,7 @@ import { brochureStore } from '../fixtures/stores.js';
 import { createApiKey } from '../../accounts/keys.js';
 import { SqliteRepo } from '../../db/sqlite/repo.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 // The home page answers after HOME_DELAY_MS, so the scan is still running when the other calls arrive: they reach
 // the service within a few milliseconds of each other, far less than this.
@@ -127,14 +128,6 @@ test('a caller that goes away does not cancel the scan another caller waits for;
   assert.equal(await app.db.allocateScanId(), 2, 'the cancelled scan stored nothing and took no id');
 });
 
-/** Polls until `done` holds; the bound is a hang catcher (≥ 10× what it takes on an idle machine). */
-async function waitFor(done: () => boolean, what: string, boundMs = 10_000): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!done()) {
-    assert.ok(Date.now() < deadline, `${what}: still waiting after ${boundMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 // Two scans of one host in the same millisecond: latest must be the one a relist would rebuild (the higher id),
 // so the public index does not change on a relist.

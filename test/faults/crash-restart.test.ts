@@ -12,10 +12,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { startChildServer, type ChildServer } from '../support/child-server.js';
+import { CHILD_START_MS, startChildServer, type ChildServer } from '../support/child-server.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { brochureStore, completeStore, jsShellStore, microdataStore } from '../fixtures/stores.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
+
+/** A hang catcher: a test here starts the service once or twice, and a start may take CHILD_START_MS on a busy machine. */
+const HANG_TWO_STARTS_MS = 2 * CHILD_START_MS + 60_000;
 
 const ENV = {
   SCAN_ALLOW_PRIVATE: '1', // the fixtures are on loopback and a child process has no injected allowlist
@@ -84,12 +88,14 @@ function checkFile(label: string): { scans: number; hosts: number } {
   }
 }
 
-test('F2: SIGKILL at a random 0.5–3 s during 20 parallel scans; after a restart every acknowledged scan is there as answered', { timeout: 90_000 }, async (t) => {
+test('F2: SIGKILL at a random 0–2.5 s after the first acknowledgement of 20 parallel scans; after a restart every acknowledged scan is there as answered', { timeout: HANG_TWO_STARTS_MS }, async (t) => {
   const a = await start();
   // Warm the child (module loading, JIT) so that acknowledgements arrive before the kill.
   assert.equal((await scanText(a, fixtures[0])).status, 200);
-  const killAfter = Number(process.env.F2_KILL_MS) || 500 + Math.floor(Math.random() * 2500); // F2_KILL_MS replays a run
-  t.diagnostic(`SIGKILL after ${killAfter} ms of load`);
+  // Counted from the first acknowledgement under load, not from the start: on a busy machine no scan may have been
+  // answered 3 s into the load (measured: none in the first 976 ms at a load of 26 on 2 cores).
+  const killAfter = Number(process.env.F2_KILL_MS) || Math.floor(Math.random() * 2500); // F2_KILL_MS replays a run
+  t.diagnostic(`SIGKILL ${killAfter} ms after the first acknowledgement`);
   let killed = false;
   let attempts = 0;
   const worker = async (w: number) => {
@@ -106,6 +112,7 @@ test('F2: SIGKILL at a random 0.5–3 s during 20 parallel scans; after a restar
     }
   };
   const load = Promise.all(Array.from({ length: 20 }, (_, w) => worker(w)));
+  await waitFor(() => acknowledged.size >= 1, 'the first scan under load acknowledged');
   await new Promise((r) => setTimeout(r, killAfter));
   killed = true;
   a.kill('SIGKILL');
@@ -148,7 +155,7 @@ async function read(server: ChildServer, ids: number[]) {
   return { reports, index, ready, checks };
 }
 
-test('F4: 20 more hosts scanned; SIGTERM exits 0; after a restart every report is byte-identical and ranks are unchanged', { timeout: 90_000 }, async () => {
+test('F4: 20 more hosts scanned; SIGTERM exits 0; after a restart every report is byte-identical and ranks are unchanged', { timeout: HANG_TWO_STARTS_MS }, async () => {
   const b = children.at(-1)!;
   assert.ok(b && b.process.exitCode === null, 'server B from the F2 test is running');
   for (let i = 4; i < 24; i += 4) {
@@ -176,7 +183,7 @@ test('F4: 20 more hosts scanned; SIGTERM exits 0; after a restart every report i
   assert.deepEqual(again.checks, snapshot.checks);
 });
 
-test('SIGTERM during a scan: the in-flight scan completes (200), the process exits 0, and the scan is on disk whole', { timeout: 60_000 }, async () => {
+test('SIGTERM during a scan: the in-flight scan completes (200), the process exits 0, and the scan is on disk whole', { timeout: HANG_TWO_STARTS_MS }, async () => {
   const c = children.at(-1)!;
   assert.ok(c && c.process.exitCode === null, 'server C from the F4 test is running');
   const slow = await startStoreFrom((origin) => ({ ...brochureStore(origin), '/': { ...(brochureStore(origin)['/'] as object), delayMs: 1500 } }));

@@ -4,13 +4,14 @@
 // test holds); the service's and the browser's resident memory are stated. LOAD_LOG=1 prints the figures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { startChildServer } from '../support/child-server.js';
 import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
 import { chromiumAvailable } from '../helpers/browser.js';
 import { takeLoadTurn } from '../support/load-turn.js';
 import { p99, readsDuring, rssMiB, timedGet } from '../support/load-figures.js';
+import { processesBelow } from '../helpers/processes.js';
 
 const SCANS = 20;
 const RENDER_CONCURRENCY = 2;
@@ -19,25 +20,8 @@ const RSS_BOUND_MIB = 1024;
 
 /** Resident memory of every process below `root` (the service's Chromium, its renderers and helpers). */
 function descendantsRssMiB(root: number): number {
-  const parent = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      /* ended */
-    }
-  }
   let total = 0;
-  for (const pid of parent.keys()) {
-    for (let at = parent.get(pid); at !== undefined && at > 1; at = parent.get(at)) {
-      if (at === root) {
-        total += rssMiB(pid);
-        break;
-      }
-    }
-  }
+  for (const pid of processesBelow(root)) total += rssMiB(pid);
   return total;
 }
 
@@ -79,7 +63,7 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssMiB(app.pid));
     peakBrowser = Math.max(peakBrowser, descendantsRssMiB(app.pid));
-  }, 100);
+  }, 100).unref(); // a test that times out before clearing it must not keep its process (and the whole run) alive
   const { result: answers, loaded, wallMs } = await readsDuring(reads, () =>
     Promise.all(
       stores.slice(0, SCANS).map(async (s) => {

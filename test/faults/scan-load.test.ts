@@ -76,7 +76,8 @@ test('40 concurrent heavy scans: the excess is 503 with Retry-After, memory stay
   const rssIdle = rssMiB(app.pid);
 
   let peakRss = rssIdle;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMiB(app.pid))), 50);
+  // Unreferenced: a test that times out before clearing it must not keep its process (and the whole run) alive.
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMiB(app.pid))), 50).unref();
   const { result: answers, loaded, wallMs } = await readsDuring(reads, () =>
     Promise.all(
       stores.slice(0, STORES).map(async (s) => {

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Artifacts, Fact, FactSource, FailReason, HttpResponse, PageFacts, ProductFacts, Resource } from '../../scan/artifacts.js';
 import { parseRobots } from '../../scan/documents/robots.js';
+import { pageArtifacts } from '../../scan/page-audit.js';
 
 export const ORIGIN = 'https://store.example';
 
@@ -130,43 +131,7 @@ export function makePdp(
 }
 
 export function makeArtifacts(overrides: Partial<Artifacts> = {}): Artifacts {
-  const nf = (path: string) => notFetched(`${ORIGIN}${path}`);
-  return {
-    inputUrl: `${ORIGIN}/`,
-    origin: ORIGIN,
-    home: nf('/'),
-    homePage: null,
-    homeAgent: nf('/'),
-    homeAgentPage: null,
-    robotsTxt: nf('/robots.txt'),
-    robots: parseRobots(nf('/robots.txt')),
-    llmsTxt: nf('/llms.txt'),
-    ucp: nf('/.well-known/ucp'),
-    ucpJson: null,
-    serverCard: nf('/.well-known/mcp/server-card.json'),
-    serverCardJson: null,
-    mcpCatalog: nf('/.well-known/ai-catalog.json'),
-    mcpCatalogJson: null,
-    catalogCard: null,
-    acp: nf('/.well-known/acp.json'),
-    acpJson: null,
-    apiCatalog: nf('/.well-known/api-catalog'),
-    apiCatalogJson: null,
-    sitemap: nf('/sitemap.xml'),
-    sitemapUrl: null,
-    sitemapDeclared: false,
-    childSitemap: null,
-    sitemapUrls: [],
-    productUrlsFromSitemap: [],
-    productUrlsFromHome: [],
-    pdps: [],
-    pdpAgentMarkdown: null,
-    mcp: null,
-    platform: 'other',
-    fetchLog: [],
-    x402: false,
-    ...overrides,
-  };
+  return { ...pageArtifacts(ORIGIN, []), ...overrides };
 }
 
 /** A JSON document served at a well-known path, parsed the way gather.ts parses it. */

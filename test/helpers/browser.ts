@@ -2,7 +2,8 @@
 // without a network, and a persistent profile removed after the test. Without Chromium a test skips with a
 // message, except under CI=true where it fails.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,3 +46,28 @@ export function pageProblems(page: Page): string[] {
   });
   return problems;
 }
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface Violation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/**
+ * The serious and critical axe-core violations of the page as it is now (evaluate is not held by the page's CSP),
+ * with every rule axe has turned on, those off by default too (WCAG 2.2 AA's target-size among them).
+ */
+export async function seriousViolations(page: Page): Promise<Violation[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate<Violation[]>(
+    `axe.run(document, { resultTypes: ['violations'], rules: Object.fromEntries(axe.getRules().map((r) => [r.ruleId, { enabled: true }])) })
+      .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`,
+  );
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+export const describeViolations = (path: string, vs: Violation[]): string =>
+  vs.map((v) => `${path}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target.join(' ')} ${v.nodes[0]?.failureSummary ?? ''}`).join('\n');

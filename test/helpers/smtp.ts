@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import { HANG_MS } from './wait-for.js';
 
 export interface Inbox {
   smtpUrl: string;
@@ -47,14 +48,14 @@ export async function startInbox(t: Pick<TestContext, 'after'> | null): Promise<
   const addressed = (m: ParsedMail, to: string) =>
     (Array.isArray(m.to) ? m.to : m.to ? [m.to] : []).some((a) => a.value.some((v) => v.address === to));
   const next = async (to: string): Promise<ParsedMail> => {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + HANG_MS;
     for (;;) {
       const found = messages.find((m) => !taken.has(m) && addressed(m, to));
       if (found) {
         taken.add(found);
         return found;
       }
-      if (Date.now() > deadline) throw new Error(`no mail to ${to} within 10 s`);
+      if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${HANG_MS / 1000} s`);
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
         setTimeout(resolve, 200);

@@ -12,8 +12,8 @@ export function cpuMs(fn: () => void): number {
   return (d.user + d.system) / 1000;
 }
 
-/** The smallest time a measured batch should take, so the clock's resolution and one-off pauses do not decide. */
-const MIN_BATCH_MS = 20;
+/** The smallest CPU time a measured batch takes, so the clock's resolution and one-off pauses do not decide. */
+const MIN_BATCH_MS = 30;
 /** Measurements taken before a ratio over the bound fails the test. */
 const MEASUREMENTS = 3;
 
@@ -24,7 +24,7 @@ export interface LinearOptions {
   slack?: number;
   /** Measuring rounds; the best of each side is kept (default 3). */
   rounds?: number;
-  /** CPU milliseconds a measured batch should last at least (default 20); lower for many cheap measurements. */
+  /** CPU milliseconds a measured batch lasts at least (default 30). */
   minBatchMs?: number;
 }
 
@@ -32,31 +32,32 @@ export interface LinearOptions {
  * Asserts that `run` grows linearly with its input: `run(make(n × factor))` takes at most `slack × factor` times
  * as long as `run(make(n))`. Both sides are timed on the same total amount of input (the small one `factor`
  * times per large one), interleaved and best of `rounds`, so a linear `run` has a ratio near 1 and a quadratic one
- * near `factor`, whatever the machine's speed or load. Two inputs of each size are made and used in turn, so
- * code that remembers its last input (the sitemap reader does) does real work on every call — provided `make`
- * makes them different. Returns the ratio for diagnostics.
+ * near `factor`, whatever the machine's speed or load. Each side cycles through inputs of the same total size
+ * (2 × factor small ones, 2 large ones), so both read as much memory and meet the same caches: a small input that
+ * fits in a cache the large one does not would otherwise make a linear `run` look superlinear on a busy machine.
+ * The inputs differ, so code that remembers its last input (the sitemap reader does) does real work on every call
+ * — provided `make` makes them different. Each batch is repeated until it lasts `minBatchMs` of CPU time, measured,
+ * not estimated from one call. Returns the ratio for diagnostics.
  */
 export function assertLinear<I>(label: string, n: number, make: (size: number) => I, run: (input: I) => unknown, opts: LinearOptions = {}): number {
   const { factor = 10, slack = 3, rounds = 3, minBatchMs = MIN_BATCH_MS } = opts;
   assert.ok(slack < factor, 'a slack as large as the factor could not tell linear from quadratic');
-  const small = [make(n), make(n)];
+  const small = Array.from({ length: 2 * factor }, () => make(n));
   const large = [make(n * factor), make(n * factor)];
   for (const input of [...small, ...large]) run(input); // warm-up: compile both paths before anything is timed
-  // Repeat both sides alike until a small-side batch is long enough to time.
-  const once = cpuMs(() => {
-    for (let i = 0; i < factor; i++) run(small[i % 2]);
+  const smallBatch = (reps: number) => cpuMs(() => {
+    for (let i = 0; i < reps * factor; i++) run(small[i % small.length]);
   });
-  const reps = Math.max(1, Math.ceil(minBatchMs / Math.max(once, 0.01)));
+  const largeBatch = (reps: number) => cpuMs(() => {
+    for (let i = 0; i < reps; i++) run(large[i % large.length]);
+  });
+  const reps = repsLasting(minBatchMs, smallBatch);
   const measure = (times: number): [number, number] => {
     let bestSmall = Infinity;
     let bestLarge = Infinity;
     for (let r = 0; r < times; r++) {
-      bestSmall = Math.min(bestSmall, cpuMs(() => {
-        for (let i = 0; i < reps * factor; i++) run(small[i % 2]);
-      }));
-      bestLarge = Math.min(bestLarge, cpuMs(() => {
-        for (let i = 0; i < reps; i++) run(large[i % 2]);
-      }));
+      bestSmall = Math.min(bestSmall, smallBatch(reps));
+      bestLarge = Math.min(bestLarge, largeBatch(reps));
     }
     return [bestSmall, bestLarge];
   };
@@ -69,15 +70,29 @@ export function assertLinear<I>(label: string, n: number, make: (size: number) =
   let ratio = Infinity;
   for (let attempt = 0; attempt < MEASUREMENTS && ratio > slack; attempt++) {
     const [s, l] = measure(rounds);
-    if (l / Math.max(s, 0.001) < ratio) [bestSmall, bestLarge, ratio] = [s, l, l / Math.max(s, 0.001)];
+    if (l / s < ratio) [bestSmall, bestLarge, ratio] = [s, l, l / s];
   }
   assert.ok(
     ratio <= slack,
     `${label}: ${factor}× the input took ${(ratio * factor).toFixed(1)}× the time (at most ${slack * factor}× for linear growth); ` +
-      `${(bestSmall / reps).toFixed(1)} ms CPU for ${factor} × n = ${n}, ${(bestLarge / reps).toFixed(1)} ms for one × ${n * factor}`,
+      `${(bestSmall / reps).toFixed(2)} ms CPU for ${factor} × n = ${n}, ${(bestLarge / reps).toFixed(2)} ms for one × ${n * factor} (batches of ${reps}, ${bestSmall.toFixed(0)} / ${bestLarge.toFixed(0)} ms)`,
   );
-  if (process.env.TIMING_LOG) process.stderr.write(`[ratio] ${label}: ${ratio.toFixed(2)} (${(bestSmall / reps).toFixed(1)} / ${(bestLarge / reps).toFixed(1)} ms, reps ${reps})\n`);
+  if (process.env.TIMING_LOG) process.stderr.write(`[ratio] ${label}: ${ratio.toFixed(2)} (${bestSmall.toFixed(0)} / ${bestLarge.toFixed(0)} ms CPU, reps ${reps})\n`);
   return ratio;
+}
+
+/**
+ * How many repetitions make `batch(reps)` last at least `minMs` of CPU time: grown from one and measured each time,
+ * the smallest of two measurements counting, so neither a pause nor a lucky quick call sets it.
+ */
+export function repsLasting(minMs: number, batch: (reps: number) => number): number {
+  let reps = 1;
+  for (let i = 0; i < 30; i++) {
+    const ms = Math.min(batch(reps), batch(reps));
+    if (ms >= minMs) return reps;
+    reps = Math.ceil(reps * Math.min(10, Math.max(1.5, (1.2 * minMs) / Math.max(ms, 0.01))));
+  }
+  throw new Error(`a batch of ${reps} repetitions still took under ${minMs} ms of CPU time: is the work being done at all?`);
 }
 
 /**

@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { HANG_MS } from './wait-for.js';
 
 export interface Received {
   n: number; // 1-based request count
@@ -36,7 +37,7 @@ export async function startReceiver(): Promise<Receiver> {
     received: [],
     secrets: [],
     answer: () => ({ status: 204 }),
-    async waitFor(pred, timeoutMs = 20_000) {
+    async waitFor(pred, timeoutMs = HANG_MS) {
       const deadline = Date.now() + timeoutMs;
       while (!pred(receiver.received)) {
         if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms; got ${receiver.received.map((r) => `${r.n}:${r.json?.type}`).join(', ')}`);

@@ -29,6 +29,19 @@ test('a sealed secret opens only with its key and its endpoint id; tampering is 
   assert.throws(() => box.open([v, iv, tag, flipped.toString('base64')].join(':'), 'ep_1'));
 });
 
+test('a sealed value with a truncated tag opens to nothing: the tag is pinned to 16 bytes', () => {
+  const box = secretBox(randomBytes(32));
+  const sealed = box.seal('scan ids', 'label');
+  const [v, iv, tag, body] = sealed.split(':');
+  assert.equal(Buffer.from(tag, 'base64').length, 16);
+  // GCM would accept a 4-, 8- or 12-byte prefix of the right tag, which is far easier to guess than 16 bytes.
+  for (const bytes of [4, 8, 12, 15]) {
+    const short = Buffer.from(tag, 'base64').subarray(0, bytes).toString('base64');
+    assert.throws(() => box.open([v, iv, short, body].join(':'), 'label'), `a ${bytes}-byte tag`);
+  }
+  assert.equal(box.open(sealed, 'label'), 'scan ids');
+});
+
 test('the store file never holds a webhook secret in clear', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'srk-secret-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,6 +70,7 @@ test('SECRETS_KEY: required in production and with MongoDB; a valid one is used;
     const a = secretBoxFor({ SECRETS_KEY: undefined, MONGODB_URI: undefined, DATA_DIR: join(dir, 'data') });
     const file = join(dir, 'data', 'secrets.key');
     assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal((statSync(join(dir, 'data')).mode & 0o777).toString(8), '700', 'DATA_DIR made owner-only here too, before the store opens');
     const b = secretBoxFor({ SECRETS_KEY: undefined, MONGODB_URI: undefined, DATA_DIR: join(dir, 'data') });
     assert.equal(b.open(a.seal('whsec_x', 'ep'), 'ep'), 'whsec_x', 'the same key after a restart');
   } finally {

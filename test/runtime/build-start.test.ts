@@ -4,26 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { REPO_ROOT, waitReady } from '../support/child-server.js';
+import { join } from 'node:path';
+import { waitReady } from '../support/child-server.js';
+import { freshCopy } from '../support/fresh-copy.js';
 import { startStoreFrom } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
-
-/** The project's files as a clone has them (tracked and new, not ignored), with this checkout's node_modules. */
-function freshCopy(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'srk-clone-'));
-  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  assert.equal(listed.status, 0, listed.stderr);
-  for (const file of listed.stdout.split('\0').filter(Boolean)) {
-    if (!existsSync(join(REPO_ROOT, file))) continue; // deleted in the working tree
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    cpSync(join(REPO_ROOT, file), join(dir, file));
-  }
-  symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
 
 /** A process and its descendants, from /proc, with their command lines. */
 function processTree(pid: number): { pid: number; cmd: string }[] {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { metricsCallers } from '../../server/metrics.js';
 import { REPO_ROOT } from '../support/child-server.js';
 import { loadConfig } from '../../lib/config.js';
 import { shutdownBoundMs } from '../../server/main.js';
@@ -66,5 +67,32 @@ test('compose runs several instances on a MongoDB replica set, production settin
     const grace = Number(/^(\d+)s$/.exec(app.stop_grace_period ?? '')?.[1]) * 1000;
     const bound = shutdownBoundMs(loadConfig({ SHUTDOWN_DRAIN_MS: env.SHUTDOWN_DRAIN_MS }));
     assert.ok(grace >= bound, `${name}: stop_grace_period ${grace} ms covers the shutdown bound ${bound} ms`);
+  }
+});
+
+test('compose keeps /metrics off the published ports: only the scraper address on the internal metrics network may read it', () => {
+  const compose = parse(readFileSync(join(REPO_ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as {
+    services: Record<string, { build?: string; environment?: Record<string, string>; networks?: string[]; ports?: string[] }>;
+    networks: Record<string, { internal?: boolean; ipam?: { config?: { subnet: string; gateway: string }[] } }>;
+  };
+  const metricsNet = compose.networks.metrics;
+  assert.equal(metricsNet.internal, true, 'the metrics network reaches nothing outside');
+  const [{ subnet, gateway }] = metricsNet.ipam!.config!;
+  for (const [name, app] of Object.entries(compose.services).filter(([, s]) => s.build === '.')) {
+    assert.ok(app.networks?.includes('metrics'), `${name} is on the metrics network`);
+    const value = /^\$\{METRICS_ALLOW:-(.+)\}$/.exec(app.environment?.METRICS_ALLOW ?? '')?.[1];
+    assert.ok(value, `${name}: METRICS_ALLOW has a default`);
+    const allowed = metricsCallers(loadConfig({ METRICS_ALLOW: value }).METRICS_ALLOW);
+    const scrapers = value.split(',').filter((range) => !/^(127\.|::1)/.test(range)).map((range) => range.replace(/\/32$/, ''));
+    assert.equal(scrapers.length, 1, `${name}: one scraper address besides loopback`);
+    const [scraper] = scrapers;
+    assert.ok(metricsCallers([subnet])(scraper) && scraper !== gateway, `${name}: the scraper address is on the metrics network, not its gateway`);
+    assert.equal(allowed(scraper), true);
+    assert.equal(allowed('127.0.0.1'), true, 'a check inside the container');
+    // Published-port traffic (the load balancer's) arrives from the gateway of a Docker network: the metrics
+    // network's own, or one of the address pools Docker takes networks from (172.17.0.0/16 … 172.31.0.0/16, 192.168.0.0/16).
+    for (const from of [gateway, '172.17.0.1', '172.18.0.1', '172.31.0.1', '192.168.0.1', '10.89.0.2', '::ffff:172.18.0.1']) {
+      assert.equal(allowed(from), false, `${name}: ${from} must not read /metrics`);
+    }
   }
 });

@@ -2,29 +2,33 @@
 // the production address rules (SCAN_ALLOW_PRIVATE=0; the store's own 127.0.0.1 is the only allowed address).
 // An "internal" listener on 127.0.0.2 stands for what must stay unreachable: scripts, images, iframes, websockets
 // and redirects aim at it and at private and metadata addresses, and it must count no connection. Endless scripts,
-// alert loops, window.open storms and a 50 MB DOM end within the render budget with a finding, and the browser's
-// process count returns to its idle value after each test.
+// alert loops, window.open storms and a 50 MB DOM end within the render budget with a finding, and every browser
+// process a test's scan started has ended after it. Pages that write into their own report (500 WebMCP tools of
+// 10 KB, forged and wrongly typed entries, a 100 KB accessible name and covering text, a screenshot of random
+// pixels) leave a report within its bounds that reads back through REST, the report page and MCP without error.
 import { isLoopbackAddress, loopbackGuardHits } from '../support/loopback-guard.js';
 import dns from 'node:dns';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { completeStore, htmlPage, page } from '../fixtures/stores.js';
+import { CATALOGUE, completeStore, htmlPage, page, productHtml } from '../fixtures/stores.js';
 import { startStoreFrom, type FixtureRoutes, type FixtureStore } from '../helpers/fixture-store.js';
 import { getJson, startApp } from '../helpers/start-app.js';
 import { chromiumAvailable } from '../helpers/browser.js';
 import { assertWithin } from '../helpers/timing.js';
+import { assertStartedProcessesEnded, processesBelow } from '../helpers/processes.js';
+import { connectMcp } from '../helpers/mcp-client.js';
 import { createChromiumRenderer, type ChromiumRenderer } from '../../render/chromium.js';
-import type { BrowserView } from '../../schemas/browser-view.js';
+import { BROWSER_VIEW_CAPS as CAPS, BrowserView, MAX_SCREENSHOT_URL } from '../../schemas/browser-view.js';
+import { ReadinessReport } from '../../schemas/readiness.js';
+import { MAX_REPORT_BYTES } from '../../tools/stored-report.js';
 
 const RENDER_TIMEOUT_MS = 6000;
 let renderer: ChromiumRenderer | null = null;
 let internal: Server;
 let internalPort = 0;
 const internalConnections: string[] = [];
-let idleProcesses = 0;
 const stores: FixtureStore[] = [];
 
 before(async () => {
@@ -44,53 +48,37 @@ after(async () => {
   await new Promise((resolve) => internal.close(resolve));
 });
 
-/** Processes below this one whose name says Chromium (the browser, its zygotes, renderers, utilities). */
-function chromiumProcesses(): number {
-  const parent = new Map<number, number>();
-  const names = new Map<number, string>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      names.set(Number(entry), stat.slice(stat.indexOf('(') + 1, close));
-      parent.set(Number(entry), Number(stat.slice(close + 2).split(' ')[1]));
-    } catch {
-      /* the process ended while being read */
-    }
-  }
-  const below = (pid: number): boolean => {
-    for (let at = parent.get(pid); at !== undefined && at > 1; at = parent.get(at)) if (at === process.pid) return true;
-    return false;
-  };
-  return [...names].filter(([pid, name]) => /chrom/i.test(name) && below(pid)).length;
-}
-
-/** Waits (up to 10 s) for the browser's process count to come back to its idle value, then asserts it did. */
-async function assertIdle(): Promise<void> {
-  let count = chromiumProcesses();
-  for (let i = 0; i < 100 && count !== idleProcesses; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    count = chromiumProcesses();
-  }
-  assert.equal(count, idleProcesses, 'the browser process count returns to its idle value');
-}
-
 /** Names ending in .internal.test resolve to 127.0.0.2, the rest as usual: the proxy, not Chromium, resolves them. */
 const lookup = (hostname: string, options: object, callback: (err: Error | null, address: unknown, family?: number) => void) => {
   if (hostname.endsWith('.internal.test')) return callback(null, [{ address: '127.0.0.2', family: 4 }]);
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => callback(err, addresses));
 };
 
-async function scan(t: TestContext, build: (origin: string) => FixtureRoutes): Promise<{ view: BrowserView; store: FixtureStore }> {
+interface Scanned {
+  view: BrowserView;
+  store: FixtureStore;
+  app: Awaited<ReturnType<typeof startApp>>;
+  scanId: number;
+  /** The browser's processes before the scan: every process the scan starts must end after it. */
+  before: Set<number>;
+}
+
+async function scan(t: TestContext, build: (origin: string) => FixtureRoutes, renderTimeoutMs = RENDER_TIMEOUT_MS): Promise<Scanned> {
   const store = await startStoreFrom(build);
   stores.push(store);
-  const app = await startApp(t, { SCAN_ALLOW_PRIVATE: '0', RENDER_TIMEOUT_MS: String(RENDER_TIMEOUT_MS) }, { scanOverrides: { allowIPAddressList: ['127.0.0.1'], lookup }, renderer: renderer ?? undefined });
+  const app = await startApp(t, { SCAN_ALLOW_PRIVATE: '0', RENDER_TIMEOUT_MS: String(renderTimeoutMs) }, { scanOverrides: { allowIPAddressList: ['127.0.0.1'], lookup }, renderer: renderer ?? undefined });
+  const before = renderer?.pid ? processesBelow(renderer.pid) : new Set<number>();
   const res = await getJson(`${app.url}/api/v1/scan?url=${encodeURIComponent(store.url)}`);
   assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
   const view = res.body.browser_view as BrowserView;
   assert.equal(view.status, 'rendered', view.note);
-  return { view, store };
+  return { view, store, app, scanId: res.body.scan_id as number, before };
+}
+
+/** Every browser process the test's scan started has ended (the browser itself and what it had before may stay). */
+async function assertIdle(scanned: Scanned): Promise<void> {
+  assert.ok(renderer?.pid, 'the browser is running');
+  await assertStartedProcessesEnded(renderer.pid, scanned.before);
 }
 
 /** The complete store with `script` (and markup) added to its home page. */
@@ -101,21 +89,13 @@ const homeWith = (markup: string) => (origin: string): FixtureRoutes => {
   return routes;
 };
 
-test('warm-up: the browser starts once and its idle process count is taken', async (t) => {
+test('warm-up: the browser starts once and keeps running between scans', async (t) => {
   if (!chromiumAvailable(t)) return;
   await scan(t, completeStore);
-  // The last context's renderer exits in its own time (later on a busy machine): the idle count is the count once it
-  // has held for a second, within 10 s.
-  let steady = 0;
-  idleProcesses = chromiumProcesses();
-  for (let i = 0; i < 50 && steady < 5; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const count = chromiumProcesses();
-    steady = count === idleProcesses ? steady + 1 : 0;
-    idleProcesses = count;
-  }
-  assert.ok(idleProcesses >= 1, 'the browser keeps running between scans');
-  assert.ok(renderer?.pid, 'the browser process is known');
+  const pid = renderer?.pid;
+  assert.ok(pid, 'the browser process is known');
+  await scan(t, completeStore);
+  assert.equal(renderer?.pid, pid, 'the same browser serves the next scan');
 });
 
 test('scripts, images, iframes, websockets and redirects aimed at loopback, private and metadata addresses are refused', async (t) => {
@@ -137,11 +117,12 @@ test('scripts, images, iframes, websockets and redirects aimed at loopback, priv
   navigator.serviceWorker && navigator.serviceWorker.register('/sw.js').catch(() => {});
   setTimeout(() => { location.href = 'file:///etc/passwd'; }, 300);
 </script>`;
-  const { view, store } = await scan(t, (origin) => ({
+  const scanned = await scan(t, (origin) => ({
     ...homeWith(markup)(origin),
     '/hop-internal': { status: 302, headers: { location: at('/redirected') } },
     '/hop-file': { status: 302, headers: { location: 'file:///etc/passwd' } },
   }));
+  const { view, store } = scanned;
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.deepEqual(internalConnections, [], 'nothing reached the internal listener');
   assert.deepEqual(loopbackGuardHits, [], 'nothing left loopback');
@@ -150,26 +131,30 @@ test('scripts, images, iframes, websockets and redirects aimed at loopback, priv
   assert.ok(view.requests.refused >= 8, JSON.stringify(view.requests));
   assert.ok(view.findings.some((f) => f.id === 'requests_refused'));
   assert.ok(store.hits('/hop-internal') >= 1, 'the redirect was followed as far as the store');
+  // register() resolves in the page (with undefined), but the blocked worker's script is never even fetched.
+  assert.equal(store.hits('/sw.js'), 0, 'no service worker script was fetched');
   assert.equal(view.pages[0].outcome, 'rendered');
-  await assertIdle();
+  await assertIdle(scanned);
 });
 
 test('an endless script ends within the budget as an unresponsive page', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const { view } = await scan(t, homeWith('<script>setTimeout(() => { for (;;) {} }, 50);</script>'));
+  const scanned = await scan(t, homeWith('<script>setTimeout(() => { for (;;) {} }, 50);</script>'));
+  const { view } = scanned;
   assert.equal(view.pages[0].outcome, 'timeout', JSON.stringify(view.pages[0]));
   assert.ok(view.findings.some((f) => f.id === 'page_unresponsive'));
   assertWithin('render with an endless script', view.duration_ms, RENDER_TIMEOUT_MS);
-  await assertIdle();
+  await assertIdle(scanned);
 });
 
 test('an alert loop ends within the budget, its dialogs dismissed', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const { view } = await scan(t, homeWith("<script>setTimeout(() => { for (;;) alert('buy now'); }, 50);</script>"));
+  const scanned = await scan(t, homeWith("<script>setTimeout(() => { for (;;) alert('buy now'); }, 50);</script>"));
+  const { view } = scanned;
   assert.equal(view.pages[0].outcome, 'timeout');
   assert.ok(view.pages[0].dialogs_dismissed > 0);
   assertWithin('render with an alert loop', view.duration_ms, RENDER_TIMEOUT_MS);
-  await assertIdle();
+  await assertIdle(scanned);
 });
 
 test('a window.open storm opens nothing and is reported', async (t) => {
@@ -179,14 +164,19 @@ test('a window.open storm opens nothing and is reported', async (t) => {
   for (let i = 0; i < 20; i++) { const a = document.createElement('a'); a.href = '/y' + i; a.target = '_blank'; document.body.append(a); a.click(); }
   setInterval(() => window.open('/z'), 20);
 </script>`;
-  const { view } = await scan(t, homeWith(storm));
+  const scanned = await scan(t, homeWith(storm));
+  const { view } = scanned;
   const home = view.pages[0];
-  // On a busy machine the storm can keep the page from answering in time: then it is reported unresponsive too.
+  // On a busy machine the storm can keep the page from answering within its share of the budget (measured: under a
+  // load of 20 on 2 cores it did not reach DOMContentLoaded in 2 s); then it is reported unresponsive instead, and
+  // the windows it tried to open were never read from it.
   assert.ok(['rendered', 'timeout'].includes(home.outcome), JSON.stringify(home));
-  assert.ok(home.popups_blocked >= (home.outcome === 'rendered' ? 520 : 1), JSON.stringify(home));
-  assert.ok(view.findings.some((f) => f.id === 'popups'));
+  if (home.outcome === 'rendered') {
+    assert.ok(home.popups_blocked >= 520, JSON.stringify(home));
+    assert.ok(view.findings.some((f) => f.id === 'popups'));
+  } else assert.ok(view.findings.some((f) => f.id === 'page_unresponsive'));
   assertWithin('render with a window.open storm', view.duration_ms, RENDER_TIMEOUT_MS);
-  await assertIdle();
+  await assertIdle(scanned);
 });
 
 test('a 50 MB DOM ends within the budget and is reported as too large', async (t) => {
@@ -195,13 +185,103 @@ test('a 50 MB DOM ends within the budget and is reported as too large', async (t
   const row = '<div class="row">lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod</div>';
   document.body.insertAdjacentHTML('beforeend', row.repeat(Math.ceil(50 * 1024 * 1024 / row.length)));
 </script>`;
-  const { view } = await scan(t, (origin) => ({ ...completeStore(origin), '/': page(htmlPage({ title: 'Huge', body: `<h1>Huge</h1>${huge}` })) }));
+  const scanned = await scan(t, (origin) => ({ ...completeStore(origin), '/': page(htmlPage({ title: 'Huge', body: `<h1>Huge</h1>${huge}` })) }));
+  const { view } = scanned;
   const home = view.pages[0];
   assert.ok(['rendered', 'timeout', 'crashed'].includes(home.outcome));
   assert.ok(view.findings.some((f) => ['dom_oversized', 'page_unresponsive', 'page_crashed'].includes(f.id)), JSON.stringify(view.findings));
   if (home.outcome === 'rendered') assert.match(home.detail ?? '', /the DOM is 5\d MiB/);
   assertWithin('render of a 50 MB DOM', view.duration_ms, RENDER_TIMEOUT_MS);
-  await assertIdle();
+  await assertIdle(scanned);
+});
+
+/**
+ * The stored report of a scan is within its bounds and reads back without error: as JSON through REST, as the report
+ * page, and through MCP get_readiness_report, whose answer the SDK checks against the report's schema.
+ */
+async function assertReadsBack(t: TestContext, { app, scanId, view }: Scanned): Promise<void> {
+  assert.ok(BrowserView.safeParse(view).success, 'the answered view fits its schema');
+  const json = await fetch(`${app.url}/api/v1/scan/${scanId}.json`);
+  const text = await json.text();
+  assert.equal(json.status, 200, text.slice(0, 300));
+  assert.ok(Buffer.byteLength(text) <= MAX_REPORT_BYTES, `the stored report is ${Buffer.byteLength(text)} bytes`);
+  assert.ok(Buffer.byteLength(JSON.stringify(JSON.parse(text).browser_view)) <= 600 * 1024, 'the browser view is within its bound');
+  const page = await fetch(`${app.url}/r/${scanId}`);
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /What browser agents see/);
+  const client = await connectMcp(t, app);
+  const host = (JSON.parse(text) as { host: string }).host;
+  const result = await client.callTool({ name: 'get_readiness_report', arguments: { host } });
+  assert.notEqual(result.isError, true, JSON.stringify(result.content).slice(0, 300));
+  assert.equal(ReadinessReport.parse(result.structuredContent).scan_id, scanId);
+}
+
+test('a page that writes into its own report: 500 WebMCP tools of 10 KB, forged and wrongly typed entries', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  // Registered the ordinary way, then forged: the recorder's copy and every string cut are replaced by the page's own.
+  const flood = `<script>
+  const big = 'x'.repeat(10240);
+  for (let i = 0; i < 500; i++) navigator.modelContext.registerTool({ name: 'tool' + i + big, description: big });
+  try { window.__storeReadiness.tools.push({ name: { x: 1 }, via: 'evil' }); } catch {}
+  // 500 entries of 2 KB rather than 10 KB: a page handing back 10 MB is not read within a render budget at all.
+  const forgedText = 'f'.repeat(2048);
+  const forged = [{ name: { x: 1 }, via: 'evil' }, { name: 5, description: [], via: 'registerTool' }, { name: 'x', description: 'y', via: 'evil' }]
+    .concat(Array.from({ length: 500 }, (_, i) => ({ name: 'forged' + i + forgedText, description: forgedText, via: 'registerTool' })));
+  const arraySlice = Array.prototype.slice;
+  Array.prototype.slice = function (...args) { return this.length === 50 && this[0] && this[0].via ? forged : arraySlice.apply(this, args); };
+  const stringSlice = String.prototype.slice;
+  String.prototype.slice = function (...args) { return this.length > 5000 ? String(this) : stringSlice.apply(this, args); };
+</script>`;
+  const scanned = await scan(t, homeWith(flood));
+  const home = scanned.view.pages[0];
+  assert.equal(home.outcome, 'rendered', JSON.stringify(home).slice(0, 300));
+  assert.ok(home.webmcp_tools.length > 0 && home.webmcp_tools.length <= CAPS.webmcpTools, `${home.webmcp_tools.length} tools`);
+  for (const tool of home.webmcp_tools) {
+    assert.equal(typeof tool.name, 'string');
+    assert.ok(tool.name.length <= CAPS.webmcpName && tool.description.length <= CAPS.webmcpDescription);
+    assert.ok(['registerTool', 'provideContext', 'form'].includes(tool.via), tool.via);
+  }
+  assert.ok(home.webmcp_tools.some((tool) => tool.name.startsWith('forged')), 'the forged list reached the service, which cut it');
+  await assertReadsBack(t, scanned);
+  await assertIdle(scanned);
+});
+
+test('a 720-character accessible name and 100 KB of covering text are cut to their caps', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const words = 'Add to cart '.repeat(60); // names past about 900 characters are left out of the accessibility tree itself
+  const markup = `<button type="button" class="add-to-cart" aria-label="${words}">Add to cart</button>
+<div id="wall" style="position:fixed;inset:0;z-index:9;background:#fff">${'Accept all cookies please '.repeat(4000)}</div>`;
+  const scanned = await scan(t, homeWith(markup));
+  const controls = scanned.view.pages[0].buy_controls;
+  assert.ok(controls.length > 0, 'the buy control was read');
+  const long = controls.find((c) => c.name.startsWith('Add to cart Add to cart'));
+  assert.ok(long, JSON.stringify(controls).slice(0, 400));
+  assert.equal(long.name.length, CAPS.accessibleName);
+  assert.ok(long.covered_by !== null && long.covered_by.length <= CAPS.coveredBy, String(long.covered_by?.length));
+  await assertReadsBack(t, scanned);
+  await assertIdle(scanned);
+});
+
+test('a screenshot of random pixels stays within its byte cap, and the report says how it was taken', async (t) => {
+  if (!chromiumAvailable(t)) return;
+  const noise = `<canvas id="noise" width="1280" height="800" style="position:fixed;inset:0;z-index:9"></canvas>
+<script>
+  const c = document.getElementById('noise').getContext('2d');
+  const img = c.createImageData(1280, 800);
+  for (let i = 0; i < img.data.length; i++) img.data[i] = (Math.random() * 256) | 0;
+  c.putImageData(img, 0, 0);
+</script>`;
+  const scanned = await scan(t, (origin) => {
+    const routes = completeStore(origin);
+    for (const p of CATALOGUE) routes[`/products/${p.slug}`] = page(productHtml(origin, p).replace('</body>', `${noise}</body>`));
+    return routes;
+  }, 20_000); // measured: under heavy load a product page's share of 6 s was spent before its picture was taken
+  const { view } = scanned;
+  assert.ok(view.pages.some((p) => p.kind === 'product'), 'a product page was rendered');
+  if (view.screenshot) assert.ok(view.screenshot.data_url.length <= MAX_SCREENSHOT_URL, `${view.screenshot.data_url.length} characters`);
+  assert.match(view.screenshot_note ?? '', /over 64 KiB .*(lower quality|left out)/, JSON.stringify({ note: view.screenshot_note, shot: view.screenshot?.data_url.length }));
+  await assertReadsBack(t, scanned);
+  await assertIdle(scanned);
 });
 
 test('a browser that dies is replaced: the next scan renders in a new process', async (t) => {

@@ -1,10 +1,11 @@
-// server/cli-scan.ts in-process: `scan <url> [--json] [--min-score N]` against loopback fixture stores, with the
+// server/cli-scan.ts in-process: `scan <url> [--json] [--min-score N]` (the other formats and gates: cli-gates.test.ts) against loopback fixture stores, with the
 // output captured through injected writers; exit codes 0 / 1 / 2.
 import '../support/loopback-guard.js';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
-import { parseScanArgs, runScanCommand } from '../../server/cli-scan.js';
+import { parseScanArgs } from '../../server/cli-scan.js';
+import { scanCli } from '../helpers/cli.js';
 import { AuditResult } from '../../schemas/scan-result.js';
 import { bar, renderReport } from '../../server/report-text.js';
 import { brochureStore, completeStore, robotsBlockedStore } from '../fixtures/stores.js';
@@ -28,15 +29,7 @@ after(async () => {
   await Promise.all([complete, blocked, brochure].map((s) => s.close()));
 });
 
-async function cli(argv: string[], env: Record<string, string> = ENV) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runScanCommand(argv, env, {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-  });
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[], env: Record<string, string> = ENV) => scanCli(argv, env);
 
 test('the readable report: host, score, grade, pillar bars, findings and fixes', async () => {
   const { code, stdout, stderr } = await cli(['scan', complete.url]);
@@ -107,7 +100,15 @@ test('a failed scan exits 2 with the error on stderr', async () => {
 });
 
 test('argument parsing and the text bar', () => {
-  assert.deepEqual(parseScanArgs(['scan', 'shop.test', '--json', '--min-score', '80']), { url: 'shop.test', json: true, minScore: 80 });
+  assert.deepEqual(parseScanArgs(['scan', 'shop.test', '--json', '--min-score', '80']), {
+    url: 'shop.test',
+    format: 'json',
+    outputs: [],
+    gates: { minScore: 80 },
+    baseline: null,
+    server: null,
+    key: null,
+  });
   assert.equal(parseScanArgs(['-h']), 'help');
   assert.equal(bar(16, 20), '████████░░');
   assert.equal(bar(0, 8), '░░░░░░░░░░');

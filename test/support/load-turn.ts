@@ -2,12 +2,17 @@
 // time, so two load tests side by side would each measure the other's load as their "idle" or "loaded" figure.
 // A load test takes this turn first: one at a time across the test processes of one run (an atomic mkdir, freed
 // when the test ends or its process is gone).
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 
-const TURN = join(tmpdir(), `store-readiness-load-turn-${process.getuid?.() ?? 'user'}`);
+// One turn per checkout: the test processes of one run share it, while another clone's run on the same machine (a
+// second worktree, a CI run beside a developer's) neither waits for it nor holds it.
+const CHECKOUT = createHash('sha256').update(fileURLToPath(new URL('../../', import.meta.url))).digest('hex').slice(0, 12);
+const TURN = join(tmpdir(), `store-readiness-load-turn-${process.getuid?.() ?? 'user'}-${CHECKOUT}`);
 
 function holderAlive(): boolean {
   try {

@@ -7,20 +7,13 @@ import { call, startApp, type TestApp } from '../helpers/start-app.js';
 import { startStoreFrom, type FixtureRoute } from '../helpers/fixture-store.js';
 import { brochureStore } from '../fixtures/stores.js';
 import { connectMcp } from '../helpers/mcp-client.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 // The slow home page keeps the first scan running while the next calls arrive (a few ms after it starts).
 const SLOW_MS = 1500;
 
 const scan = (app: TestApp, url: string) => call(`${app.url}/api/v1/scan?url=${encodeURIComponent(url)}`);
 
-/** Polls until `done` holds; the bound is a hang catcher (≥ 10× what it takes on an idle machine). */
-async function waitFor(done: () => boolean, what: string, boundMs = 10_000): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!done()) {
-    assert.ok(Date.now() < deadline, `${what}: still waiting after ${boundMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 test('two apps in one process share no scan place, no running scan and no cache', async (t) => {
   const one = await startApp(t, { SCAN_CONCURRENCY: '1', SCAN_QUEUE: '0' });

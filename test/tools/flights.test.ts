@@ -10,20 +10,13 @@ import { startStoreFrom, type FixtureRoute, type FixtureStore } from '../helpers
 import { brochureStore } from '../fixtures/stores.js';
 import { monitorScan } from '../../server/monitoring.js';
 import type { ScanResult } from '../../schemas/scan-result.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 // The slow answer keeps a scan running while the next call arrives (a few ms later): far longer than that gap.
 const SLOW_MS = 1000;
 
 const scanUrl = (app: TestApp, url: string, query = '') => `${app.url}/api/v1/scan?url=${encodeURIComponent(url)}${query}`;
 
-/** Polls until `done` holds; the bound is a hang catcher (≥ 10× what it takes on an idle machine). */
-async function waitFor(done: () => boolean, what: string, boundMs = 10_000): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!done()) {
-    assert.ok(Date.now() < deadline, `${what}: still waiting after ${boundMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function shopWith(t: { after(fn: () => unknown): void }, extra: (routes: ReturnType<typeof brochureStore>) => Record<string, FixtureRoute>) {
   const shop = await startStoreFrom((origin) => {

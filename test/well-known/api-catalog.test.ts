@@ -51,7 +51,12 @@ test('a valid linkset: the REST API (OpenAPI, guides, status) and the MCP server
   assertLinkset(body);
   const [api, mcp] = body.linkset;
   assert.equal(api.anchor, `${BASE}/api/v1`);
-  assert.deepEqual(api['service-desc'].map((l: { href: string }) => l.href), [`${BASE}/openapi.json`]);
+  assert.deepEqual(api['service-desc'].map((l: { href: string }) => l.href), [
+    `${BASE}/openapi.json`,
+    `${BASE}/api/v1/tools.json`,
+    `${BASE}/api/v1/tools.json?format=anthropic`,
+    `${BASE}/api/v1/tools.json?format=gemini`,
+  ]);
   assert.deepEqual(api['service-doc'].map((l: { href: string }) => l.href), [`${BASE}/llms.txt`, `${BASE}/auth.md`]);
   assert.deepEqual(api.status.map((l: { href: string }) => l.href), [`${BASE}/readyz`]);
   assert.equal(mcp.anchor, `${BASE}/mcp`);

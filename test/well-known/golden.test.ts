@@ -12,11 +12,12 @@ test('golden: MCP tools/list (fetched with the SDK client)', async (t) => {
   assertGolden('tools-list', await client.listTools());
 });
 
-test('golden: function-calling definitions (OpenAI and Anthropic shapes)', async (t) => {
+test('golden: function-calling definitions (OpenAI, Anthropic and Gemini shapes)', async (t) => {
   const app = await startApp(t);
   const openai = (await getJson(`${app.url}/api/v1/tools.json`)).body;
   const anthropic = (await getJson(`${app.url}/api/v1/tools.json?format=anthropic`)).body;
-  assertGolden('function-defs', { openai, anthropic });
+  const gemini = (await getJson(`${app.url}/api/v1/tools.json?format=gemini`)).body;
+  assertGolden('function-defs', { openai, anthropic, gemini });
 });
 
 test('golden: OpenAPI document', async (t) => {

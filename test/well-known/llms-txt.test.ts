@@ -37,7 +37,7 @@ test('lists every MCP tool, every REST route and links the machine-readable docu
   const { text } = await fetchLlms(t);
   for (const tool of TOOLS.filter((x) => x.expose.includes('mcp'))) assert.match(text, new RegExp(`\`${tool.name}\``));
   for (const route of ROUTES) assert.ok(text.includes(`${route.method.toUpperCase()} /api/v1${route.path}`), route.path);
-  for (const link of ['/openapi.json', '/api/v1/tools.json', '/auth.md', '/.well-known/mcp/server-card.json']) {
+  for (const link of ['/openapi.json', '/api/v1/tools.json', '/api/v1/tools.json?format=anthropic', '/api/v1/tools.json?format=gemini', '/auth.md', '/.well-known/mcp/server-card.json']) {
     assert.ok(text.includes(`](http://localhost:3000${link})`), link);
   }
 });

@@ -2,12 +2,12 @@
 import { z } from 'zod';
 import { Host } from '../../schemas/params.js';
 import { indexHost } from '../../lib/hosts.js';
-import type { ScanResult } from '../../schemas/scan-result.js';
-import type { ReadContext } from '../resources/resource.js';
+import { MAX_COMPARED, MIN_COMPARED } from '../../schemas/comparison.js';
+import { compareStored } from '../compare-stores.js';
 import { definePrompt, inline } from './prompt.js';
 
-export const MIN_STORES = 2;
-export const MAX_STORES = 5;
+export const MIN_STORES = MIN_COMPARED;
+export const MAX_STORES = MAX_COMPARED;
 
 function toIndexHost(raw: string): string | null {
   try {
@@ -39,12 +39,6 @@ const HostList = z
   })
   .describe(`${MIN_STORES} to ${MAX_STORES} store host names separated by commas, e.g. "shop-a.example, shop-b.example".`);
 
-async function reportsOf(hosts: string[], { db }: ReadContext): Promise<Map<string, ScanResult>> {
-  const latest = await db.latestByHosts(hosts);
-  const scans = await Promise.all(hosts.map(async (h) => [h, latest.has(h) ? await db.getScan(latest.get(h)!.scanId) : null] as const));
-  return new Map(scans.flatMap(([h, scan]) => (scan ? [[h, scan.report as ScanResult] as const] : [])));
-}
-
 export const compareStores = definePrompt({
   name: 'compare_stores',
   title: 'Compare how agent-ready stores are',
@@ -52,36 +46,27 @@ export const compareStores = definePrompt({
     'The scores and grades of 2 to 5 stores side by side and every check on which they differ, as a prompt to explain which store an AI shopping agent would find easiest to shop at, and why.',
   args: z.object({ hosts: HostList }),
   complete: { hosts: 'hosts' },
-  async render({ hosts }, ctx) {
-    const reports = await reportsOf(hosts, ctx);
-    const found = hosts.filter((h) => reports.has(h));
-    const missing = hosts.filter((h) => !reports.has(h));
+  async render({ hosts }, { db, baseUrl }) {
+    const { stores, checks } = await compareStored(db, baseUrl, hosts);
+    const found = stores.filter((s) => s.scanned);
+    const missing = stores.filter((s) => !s.scanned).map((s) => s.host);
     const lines = [`Compare how ready these online stores are for AI shopping agents: ${hosts.join(', ')}.`, ''];
     if (found.length > 0) {
       lines.push('| Store | Score | Grade | Capped | Report |', '|---|---|---|---|---|');
-      for (const h of found) {
-        const r = reports.get(h)!;
-        lines.push(`| ${h} | ${r.score}/100 | ${r.grade} | ${r.capped ? 'yes' : 'no'} | ${r.report_url} |`);
-      }
+      for (const s of found) lines.push(`| ${s.host} | ${s.score}/100 | ${s.grade} | ${s.capped ? 'yes' : 'no'} | ${s.report_url} |`);
       lines.push('');
     }
     if (missing.length > 0) {
       lines.push(`No public readiness report exists for ${missing.join(', ')}: ${missing.length === 1 ? 'it was' : 'they were'} never scanned, so leave ${missing.length === 1 ? 'it' : 'them'} out of the comparison or say that nothing is known.`, '');
     }
     if (found.length >= 2) {
-      const statuses = new Map<string, { label: string; by: Map<string, string> }>();
-      for (const h of found) {
-        for (const c of reports.get(h)!.pillars.flatMap((p) => p.checks)) {
-          const row = statuses.get(c.id) ?? { label: inline(c.label, 120), by: new Map<string, string>() };
-          row.by.set(h, `${c.status} ${c.points}/${c.max}`);
-          statuses.set(c.id, row);
-        }
-      }
-      const differing = [...statuses.entries()].filter(([, row]) => new Set(found.map((h) => row.by.get(h)?.split(' ')[0] ?? 'not checked')).size > 1);
+      const differing = checks.filter((c) => c.differs);
       if (differing.length === 0) lines.push('Every check has the same status on these stores.');
       else {
-        lines.push(`Checks where they differ (${differing.length}):`, '', `| Check | ${found.join(' | ')} |`, `|---|${found.map(() => '---|').join('')}`);
-        for (const [id, row] of differing) lines.push(`| ${row.label} (\`${id}\`) | ${found.map((h) => row.by.get(h) ?? 'not checked').join(' | ')} |`);
+        lines.push(`Checks where they differ (${differing.length}):`, '', `| Check | ${found.map((s) => s.host).join(' | ')} |`, `|---|${found.map(() => '---|').join('')}`);
+        for (const c of differing) {
+          lines.push(`| ${inline(c.label, 120)} (\`${c.id}\`) | ${c.results.map((r) => (r.status === null ? 'not checked' : `${r.status} ${r.points}/${r.max}`)).join(' | ')} |`);
+        }
       }
       lines.push('', 'Explain which store an AI shopping agent would find easiest to discover, understand and buy from, and why, using these differences. Name the one change that would help each other store most.');
     } else {

@@ -8,6 +8,7 @@ import { runRepositoryContract } from '../contract.js';
 import type { Repository } from '../../../db/repo.js';
 import { runMonitoringContract } from '../monitoring-contract.js';
 import { runAccountRepoContract } from '../accounts-contract.js';
+import { runQueueContract } from '../queue-contract.js';
 
 const uri = process.env.MONGODB_URI;
 const dbNames: string[] = [];
@@ -69,3 +70,5 @@ runMonitoringContract(
 );
 
 runAccountRepoContract('MongoRepo accounts', openFresh, { skip: !uri && 'MONGODB_URI not set' });
+
+runQueueContract('MongoRepo', openFresh, { skip: !uri && 'MONGODB_URI not set', twinOf: (repo) => open(dbOf.get(repo)!) });

@@ -3,7 +3,8 @@
 // a damaged file refused at open naming its path, and an online backup that is a consistent, checked copy.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync, closeSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -159,5 +160,70 @@ test('a backup is a checked, owner-only copy with every committed scan, and neve
   assert.deepEqual({ scans: summary.scans, schemaVersion: summary.schemaVersion }, { scans: 5, schemaVersion: LATEST });
   assert.equal(mode(join(dir, 'copy.db')).toString(8), '600');
   assert.throws(() => backupSqlite(file, join(dir, 'copy.db')), (err: unknown) => err instanceof BackupError && /already exists/.test(err.message));
+  await repo.close();
+});
+
+test('a backup target that is a link, dangling or not, is refused and nothing is written through it', async (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'store.db');
+  const repo = new SqliteRepo(file);
+  await repo.init();
+  await saveOne(repo, 'link.test');
+  symlinkSync(join(dir, 'elsewhere.db'), join(dir, 'dangling.db'));
+  writeFileSync(join(dir, 'precious.txt'), 'keep me');
+  symlinkSync(join(dir, 'precious.txt'), join(dir, 'to-file.db'));
+  for (const name of ['dangling.db', 'to-file.db']) {
+    assert.throws(() => backupSqlite(file, join(dir, name)), (err: unknown) => err instanceof BackupError && /already exists/.test(err.message), name);
+  }
+  assert.equal(existsSync(join(dir, 'elsewhere.db')), false, 'nothing written where the dangling link points');
+  assert.equal(statSync(join(dir, 'precious.txt')).size, 'keep me'.length);
+  assert.deepEqual(readdirSync(dir).filter((f) => f.includes('partial')), [], 'no partial copy left behind');
+  await repo.close();
+});
+
+test('a backup is never readable by others while it is written, whatever the umask', async (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'store.db');
+  const repo = new SqliteRepo(file);
+  await repo.init();
+  // A store of some megabytes, so the copy takes long enough for a watcher on another thread to see it being written.
+  const big = 'x'.repeat(200_000);
+  for (let i = 0; i < 60; i++) {
+    const scan = await saveOne(repo, `big${i}.test`);
+    await repo.saveScan({ ...scan, id: await repo.allocateScanId(), report: { host: scan.host, padding: big + i } });
+  }
+  const target = join(dir, 'copy.db');
+  // The watcher lists the folder in a loop and notes the mode of every file other than the store's own.
+  const watcher = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     const { readdirSync, lstatSync } = require('node:fs');
+     const seen = {};
+     let stop = false;
+     parentPort.on('message', () => { stop = true; });
+     parentPort.postMessage('ready');
+     (function look() {
+       for (const name of readdirSync(workerData.dir)) {
+         if (name.startsWith('store.db')) continue;
+         try { seen[name] = (seen[name] || 0) | (lstatSync(workerData.dir + '/' + name).mode & 0o777); } catch {}
+       }
+       if (stop) parentPort.postMessage(seen); else setImmediate(look);
+     })();`,
+    { eval: true, workerData: { dir } },
+  );
+  await new Promise((resolve) => watcher.once('message', resolve));
+  const umask = process.umask(0);
+  try {
+    backupSqlite(file, target);
+  } finally {
+    process.umask(umask);
+  }
+  const seen = await new Promise<Record<string, number>>((resolve) => {
+    watcher.once('message', resolve);
+    watcher.postMessage('stop');
+  });
+  await watcher.terminate();
+  assert.ok(Object.keys(seen).length > 0, 'the watcher saw the copy being made');
+  for (const [name, bits] of Object.entries(seen)) assert.equal((bits & 0o077).toString(8), '0', `${name} was readable by others (${bits.toString(8)})`);
+  assert.equal(mode(target).toString(8), '600');
   await repo.close();
 });

@@ -12,6 +12,7 @@ import { runRepositoryContract } from '../contract.js';
 import type { Repository } from '../../../db/repo.js';
 import { runMonitoringContract } from '../monitoring-contract.js';
 import { runAccountRepoContract } from '../accounts-contract.js';
+import { runQueueContract } from '../queue-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,6 +55,9 @@ runMonitoringContract('SqliteRepo (file)', () => openFile(join(dir, `monitoring-
 
 runAccountRepoContract('SqliteRepo accounts (:memory:)', inMemory);
 runAccountRepoContract('SqliteRepo accounts (file)', () => openFile(join(dir, `accounts-${++files}.db`)));
+runQueueContract('SqliteRepo (:memory:)', inMemory);
+runQueueContract('SqliteRepo (file)', () => openFile(join(dir, `queue-${++files}.db`)), { twinOf: (repo) => openFile(fileOf.get(repo)!) });
+
 
 describe('SqliteRepo persistence', () => {
   it('keeps scans, latest, ranks, keys, usage, delisting and the id counter across a reopen', async () => {
