@@ -1,8 +1,9 @@
 // The buy box: the stretch of visible text from the product title to the first recommendation block ("Customers
-// also viewed", "Ähnliche Artikel", …). The price and the stock status of the product are read there only; stock
-// wording that is about a side service (store pickup, chat, a delivery option) does not say whether the product can
-// be bought, and "Currently unavailable" next to the title outranks "In stock" further down. Pure functions; every
-// regex is linear and runs on capped text.
+// also viewed", "Ähnliche Artikel", …), and for its price the few lines above the title when none follows it. The
+// price and the stock status of the product are read there only; stock wording that is about a side service (store
+// pickup, chat, a delivery option, a picture) does not say whether the product can be bought, and "Currently
+// unavailable" next to the title outranks "In stock" further down. Pure functions; every regex is linear and runs on
+// capped text.
 import { stockStatements, type StockStatement } from './availability.js';
 import { availabilityKind } from './availability.js';
 import { priceMentions, type SellingPrice } from './price.js';
