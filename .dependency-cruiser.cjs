@@ -14,30 +14,34 @@ const LAYERS = {
   monitoring: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts'],
   // Background crawling on the store's queue: deep audits of a catalog and the seeded index.
   crawl: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring'],
+  // The scanner's Web Bot Auth identity: its signing keys, their directory, the signer the fetcher uses.
+  'bot-auth': ['lib', 'outbound', 'db'],
   tools: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'crawl'],
   // The express side of a tool call (its context, running a guard, 405), shared by the HTTP surfaces below it.
   http: ['lib', 'schemas', 'db', 'tools'],
   // The three surfaces sit side by side: none imports another (mcp/ and pages/ list no rest/).
   rest: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'crawl', 'tools', 'http'],
   mcp: ['lib', 'schemas', 'outbound', 'scan', 'db', 'tools', 'http'],
-  pages: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'crawl', 'tools', 'http'],
+  pages: ['lib', 'schemas', 'outbound', 'scan', 'db', 'accounts', 'monitoring', 'crawl', 'bot-auth', 'tools', 'http'],
   // The documents describe the API from its route table and OpenAPI, never from its router; MCP from tools/.
-  'well-known': ['lib', 'schemas', 'outbound', 'scan', 'db', 'tools', 'http', 'rest', 'pages'],
+  'well-known': ['lib', 'schemas', 'outbound', 'scan', 'db', 'bot-auth', 'tools', 'http', 'rest', 'pages'],
   // Running the audit in CI: gates, baselines, JUnit and Markdown, the hosted-API client, GitHub's pull requests.
   ci: ['lib', 'schemas', 'scan', 'monitoring', 'tools'],
-  server: ['lib', 'schemas', 'outbound', 'scan', 'db', 'render', 'accounts', 'monitoring', 'crawl', 'tools', 'http', 'rest', 'mcp', 'pages', 'well-known', 'ci'],
+  server: ['lib', 'schemas', 'outbound', 'scan', 'db', 'render', 'accounts', 'monitoring', 'crawl', 'bot-auth', 'tools', 'http', 'rest', 'mcp', 'pages', 'well-known', 'ci'],
 };
 const FOLDERS = Object.keys(LAYERS);
 
 // Rooms inside the audit engine, from the base up: what a document says, the facts of a product page, the
-// threads that parse pages, the requests a scan makes, and the checks that read it all. scan/index.ts (the
+// threads that parse pages, the agents that matter and how their answers compare, the requests a scan makes, and
+// the checks that read it all. scan/index.ts (the
 // entry), browser-view.ts and protocols.ts sit above every room; artifacts.ts (the record) below them all.
 const SCAN_ROOMS = [
   ['documents', []],
   ['products', ['documents']],
   ['parser-threads', ['documents', 'products']],
-  ['fetching', ['documents', 'products', 'parser-threads']],
-  ['checks', ['documents', 'products', 'parser-threads', 'fetching']],
+  ['agents', ['documents', 'products']],
+  ['fetching', ['documents', 'products', 'parser-threads', 'agents']],
+  ['checks', ['documents', 'products', 'parser-threads', 'agents', 'fetching']],
 ];
 const any = (names) => `^(${names.join('|')})/`;
 

@@ -22,7 +22,7 @@ WORKDIR /app
 # Debian's Chromium for the browser view (CHROMIUM_PATH defaults to /usr/bin/chromium); without it scans say the
 # view was not run. It runs as the non-root user below, so its sandbox stays on.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium \
+ && apt-get install -y --no-install-recommends chromium fonts-dejavu-core \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules

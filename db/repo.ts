@@ -7,6 +7,7 @@ import type { AccountRepo } from './accounts-repo.js';
 import type { MonitoringRepo } from './monitoring-repo.js';
 import type { QueueRepo } from './queue-repo.js';
 import type { AuditRepo } from './audit-repo.js';
+import type { SigningKeyRepo } from './signing-keys-repo.js';
 
 export interface NewScan {
   host: string; // normalised host identity (lower case, no leading www., port when not default)
@@ -118,6 +119,7 @@ export interface Repository {
   readonly queue: QueueRepo;
   /** Deep audits: who asked, how far they got, their results (db/audit-repo.ts). */
   readonly audits: AuditRepo;
+  readonly signingKeys: SigningKeyRepo; // the scanner's Web Bot Auth keys (db/signing-keys-repo.ts)
   init(): Promise<void>; // idempotent schema and indexes
   close(): Promise<void>;
   ping(): Promise<void>; // the readiness probe: throws, within a few seconds, when the store cannot be read or take a write

@@ -59,6 +59,10 @@ export const ConfigSchema = z
     RENDER_CONCURRENCY: intIn(0, 32, 2),
     RENDER_TIMEOUT_MS: intIn(3000, 120_000, 15_000),
     CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+    // Web Bot Auth: the scanner signs its requests (on by default; off: unsigned, and no key directory).
+    SIGN_REQUESTS: z.enum(['on', 'off', '1', '0', 'true', 'false']).default('on').transform((v) => v === 'on' || v === '1' || v === 'true'),
+    // The agents matrix of a root scan: its own request cap, apart from SCAN_MAX_REQUESTS (0 = not run).
+    AGENTS_MAX_REQUESTS: intIn(0, 60, 24),
     ANON_SCANS_PER_HOUR: intIn(0, 1_000_000, 5),
     PRO_SCANS_PER_HOUR: intIn(0, 1_000_000, 30),
     PRO_SCANS_PER_30_DAYS: intIn(0, 100_000_000, 1000),

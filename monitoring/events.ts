@@ -4,6 +4,7 @@
 import type { ScanRecord } from '../db/repo.js';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../schemas/webhook-event.js';
 import { diffReports, isRegression, type CheckChange } from './history.js';
+import { agentChanges, type AgentChange } from './agent-changes.js';
 
 export { EVENT_TYPES, TEST_EVENT_TYPE, type EventType };
 
@@ -23,6 +24,8 @@ export interface ScanEventData {
   previous_grade: string | null;
   previous_agent_ready: boolean | null;
   changed_checks: (CheckChange & { regressed: boolean })[];
+  /** Pages whose answer changed for an AI agent (the agents matrix), e.g. ChatGPT-User newly blocked. */
+  agents_changed: AgentChange[];
 }
 
 export interface WebhookEvent {
@@ -54,6 +57,7 @@ export function eventsForScan(scan: ScanRecord, previous: ScanRecord | null, rep
     previous_grade: previous?.grade ?? null,
     previous_agent_ready: previous?.agentReady ?? null,
     changed_checks: changed.slice(0, MAX_CHANGED_CHECKS),
+    agents_changed: previous ? agentChanges(previous.report, scan.report) : [],
   };
   const types: EventType[] = ['scan.completed'];
   if (previous) {
@@ -61,6 +65,7 @@ export function eventsForScan(scan: ScanRecord, previous: ScanRecord | null, rep
     if (previous.grade !== scan.grade) types.push('grade.changed');
     if (changed.some((c) => c.regressed)) types.push('check.regressed');
     if (previous.agentReady !== scan.agentReady) types.push('agent_ready.changed');
+    if (data.agents_changed.length > 0) types.push('agents.changed');
   }
   return types.map((type) => ({ messageId: messageIdFor(scan.id, type), type, body: bodyOf(type, scan.createdAt, data) }));
 }

@@ -57,6 +57,8 @@ export interface TickCounts {
 export interface MonitoringWorker {
   /** One pass over everything due now; resolves when it is done. */
   tick(): Promise<TickCounts>;
+  /** Polls now instead of at the next interval (a test event was queued); a pass already running polls once more after. */
+  wake(): void;
   start(): void;
   stop(): Promise<void>;
 }
@@ -270,17 +272,33 @@ export function createMonitoringWorker(deps: WorkerDeps): MonitoringWorker {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> = Promise.resolve();
   let stopping = false;
+  let passing = false;
+  let again = false;
+  const pass = () => {
+    passing = true;
+    running = poll()
+      .catch((err: Error) => log.error({ err: err.message }, 'monitoring pass failed'))
+      .finally(() => {
+        passing = false;
+        if (again && !stopped) {
+          again = false;
+          pass();
+        } else schedule();
+      });
+  };
   const schedule = () => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = poll()
-        .catch((err: Error) => log.error({ err: err.message }, 'monitoring pass failed'))
-        .finally(schedule);
-    }, config.MONITOR_POLL_MS);
+    timer = setTimeout(pass, config.MONITOR_POLL_MS);
   };
 
   return {
     tick,
+    wake() {
+      if (stopped) return;
+      if (passing) return void (again = true);
+      if (timer) clearTimeout(timer);
+      pass();
+    },
     start() {
       if (!stopped) return;
       stopped = false;

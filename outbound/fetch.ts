@@ -8,6 +8,7 @@ import got, { type Got, type OptionsInit, type Response } from 'got';
 import pLimit from 'p-limit';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import type { FailReason, HttpResponse, Resource } from './resource.js';
+import type { RequestSigner } from './request-signer.js';
 import { addressRange, classifyAddress, targetRefusal, type TargetPolicy } from './url.js';
 
 type LookupAddress = { address: string; family: number };
@@ -27,6 +28,8 @@ export interface FetchLimits {
   signal?: AbortSignal; // client disconnect; merged with the deadline
   lookup?: LookupFunction; // injected DNS (tests)
   baseUrl: string; // for the user agents' +URL
+  /** Signs every request (Web Bot Auth) unless a request says otherwise; none: requests go unsigned. */
+  signer?: RequestSigner;
   /** Where a refused DNS answer's address goes: the log only, never the report (a store could publish it). */
   log?: { warn(obj: unknown, msg?: string): void };
 }
@@ -35,6 +38,10 @@ export type BodyKind = 'html' | 'text' | 'json' | 'xml' | 'sitemap';
 
 export interface FetchOptions {
   ua?: 'neutral' | 'agent';
+  /** A user-agent of its own (the agents matrix sends each agent's), instead of `ua`'s. */
+  userAgent?: string;
+  /** false: sent without a signature even when the fetcher has a signer (the matrix's unsigned requests). */
+  signed?: boolean;
   accept?: string;
   kind: BodyKind;
   method?: 'GET' | 'POST' | 'HEAD';
@@ -84,6 +91,9 @@ const bot = (baseUrl: string) => `+${baseUrl.replace(/\/+$/, '')}/bot`;
 export const NEUTRAL_UA = (baseUrl: string): string => `Mozilla/5.0 (compatible; store-readiness/1.0; ${bot(baseUrl)})`;
 export const AGENT_PROBE_UA = (baseUrl: string): string =>
   `Mozilla/5.0 (compatible; store-readiness-agent-probe/1.0; simulates ChatGPT-User/1.0, Claude-User/1.0, PerplexityBot/1.0; ${bot(baseUrl)})`;
+/** The browser view's Chromium: its own engine and version, then the scanner's token and this page, like the others. */
+export const BROWSER_UA = (baseUrl: string, chromeVersion: string): string =>
+  `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/${chromeVersion} Safari/537.36 (compatible; store-readiness-browser/1.0; ${bot(baseUrl)})`;
 
 /** Thrown inside got (hooks, lookup) for anything the SSRF rules or the budget refuse; mapped to 'blocked'. */
 class Refusal extends Error {
@@ -214,7 +224,13 @@ function createClient(limits: FetchLimits, policy: TargetPolicy, state: ScanStat
     decompress: true,
     timeout: { lookup: 3000, connect: 5000, request: requestTimeout(limits) },
     hooks: {
-      beforeRequest: [() => countRequest(state, limits.maxRequests)],
+      beforeRequest: [
+        (options) => {
+          countRequest(state, limits.maxRequests);
+          // Every hop is signed for its own authority: a redirect to another host gets a signature for that host.
+          if (limits.signer && (options.context as { signed?: boolean }).signed !== false) Object.assign(options.headers, limits.signer.headers(options.url as URL));
+        },
+      ],
       beforeRedirect: [(next) => checkRedirect(next.url, policy)],
     },
   };
@@ -307,6 +323,7 @@ function streamBody(ctx: FetchContext, url: string, opts: FetchOptions, signal: 
     method: opts.method ?? 'GET',
     body: opts.body,
     headers: requestHeaders(ctx.limits.baseUrl, opts),
+    context: { signed: opts.signed !== false },
     signal,
     ...(opts.followRedirect === false ? { followRedirect: false } : {}),
   });
@@ -340,7 +357,7 @@ function streamBody(ctx: FetchContext, url: string, opts: FetchOptions, signal: 
 }
 
 function requestHeaders(baseUrl: string, opts: FetchOptions): Record<string, string> {
-  const ua = opts.ua === 'agent' ? AGENT_PROBE_UA(baseUrl) : NEUTRAL_UA(baseUrl);
+  const ua = opts.userAgent ?? (opts.ua === 'agent' ? AGENT_PROBE_UA(baseUrl) : NEUTRAL_UA(baseUrl));
   return { 'user-agent': ua, accept: opts.accept ?? DEFAULT_ACCEPT[opts.kind], ...lowerCaseKeys(opts.headers) };
 }
 

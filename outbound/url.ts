@@ -92,10 +92,14 @@ export function targetRefusal(url: URL, policy: TargetPolicy): string | null {
   return checkHost(url.hostname, policy);
 }
 
-// "shop.com:8080" looks like scheme "shop.com"; only "x://" or "x:" not followed by a digit is a scheme.
+/** Does the typed address name its scheme? "shop.com:8080" looks like scheme "shop.com"; only "x://" or "x:" not followed by a digit is one. */
+export function hasExplicitScheme(input: string): boolean {
+  const trimmed = input.trim();
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || /^[a-z][a-z0-9+.-]*:(?![0-9])/i.test(trimmed);
+}
+
 function parseWithDefaultScheme(input: string): URL {
-  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(input) || /^[a-z][a-z0-9+.-]*:(?![0-9])/i.test(input);
-  const candidate = hasScheme ? input : `https://${input.replace(/^\/+/, '')}`;
+  const candidate = hasExplicitScheme(input) ? input : `https://${input.replace(/^\/+/, '')}`;
   try {
     return new URL(candidate);
   } catch {

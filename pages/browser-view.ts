@@ -29,7 +29,7 @@ function sectionBody(view: BrowserView): SafeHtml {
   const findings = Array.isArray(view.findings) ? view.findings : [];
   return html`<p class="muted">Agents that shop in a real browser (ChatGPT agent, Comet, Gemini in Chrome) run scripts and act through the accessibility tree; crawlers read the raw HTML. ${view.note}</p>
   ${findings.length === 0
-    ? html`<p>Nothing to fix: browser agents can read the pages, and the buy button is named and reachable.</p>`
+    ? html`<p>${noFindings(pages)}</p>`
     : html`<ul class="check-list">${findings.map(
         (f) => html`<li><strong>${f.title}</strong>${f.page_url ? html` (${externalLink(f.page_url)})` : ''}<br><span class="muted small">${f.detail}</span><br>Fix: ${f.fix}</li>`,
       )}</ul>`}
@@ -37,7 +37,7 @@ function sectionBody(view: BrowserView): SafeHtml {
     <thead><tr><th scope="col">Page</th><th scope="col">Crawlers see</th><th scope="col">Browser agents see</th><th scope="col">Buy controls</th><th scope="col">WebMCP tools</th></tr></thead>
     <tbody>${pages.map(
       (p) => html`<tr>
-        <td data-label="Page"><div>${p.kind === 'home' ? 'Home page' : 'Product page'}<div class="product-url">${externalLink(p.url)}</div>${p.outcome === 'rendered' ? '' : html`<div class="missing">${p.outcome}: ${p.detail ?? ''}</div>`}${p.challenge ? html`<div class="missing">Challenge: ${p.challenge}</div>` : ''}</div></td>
+        <td data-label="Page"><div>${pageLabel(p)}<div class="product-url">${externalLink(p.url)}</div>${p.outcome === 'rendered' ? '' : html`<div class="missing">${p.outcome}: ${p.detail ?? ''}</div>`}${p.challenge ? html`<div class="missing">Challenge: ${p.challenge}</div>` : ''}${p.overlay ? html`<div class="missing">Covered by ${p.overlay}</div>` : ''}</div></td>
         <td data-label="Crawlers see"><div>${seenList(p.crawlers_see)}</div></td>
         <td data-label="Browser agents see"><div>${seenList(p.browser_agents_see)}</div></td>
         <td data-label="Buy controls"><div>${controls(p)}</div></td>
@@ -48,6 +48,26 @@ function sectionBody(view: BrowserView): SafeHtml {
   ${screenshot(view.screenshot)}${view.screenshot_note ? html`<p class="muted small">${view.screenshot_note}</p>` : ''}`;
 }
 
+const TYPE_LABELS: Record<string, string> = { product: 'Product page', listing: 'Listing page', other: 'Page' };
+
+/** What the page holds after scripts ran (not what its address looks like); reports made before say why it was opened. */
+function pageLabel(p: Page): string {
+  const type = p.page_type ? TYPE_LABELS[p.page_type] : p.kind === 'home' ? 'Home page' : 'Product page';
+  return p.page_type && p.kind === 'home' ? `${type ?? 'Page'} (the address scanned)` : (type ?? 'Page');
+}
+
+/**
+ * Said only when no finding stands and every page was rendered; the buy button is called named and reachable only
+ * when a product page showed one that is.
+ */
+function noFindings(pages: Page[]): string {
+  if (pages.some((p) => p.outcome !== 'rendered')) return 'No browser findings on the pages that could be rendered.';
+  const buyable = pages.some((p) => (p.buy_controls ?? []).some((c) => c.name.trim() !== '' && c.covered_by === null && c.enabled));
+  return `Nothing to fix: browser agents can read the pages${buyable ? ', and the buy button is named and reachable' : ''}.`;
+}
+
+const REASON_LABELS: Record<string, string> = { words: 'its words', hint: 'a cart-like class', cart_form: 'a cart form', icon: 'a cart icon', near_price: 'its place by the price' };
+
 function seenList(seen: Seen | undefined): SafeHtml {
   return html`${SEEN_ROWS.map(({ key, label }) => html`<div>${seen?.[key] ? '✓' : '✕'} ${label}</div>`)}`;
 }
@@ -56,7 +76,7 @@ function controls(p: Page): SafeHtml {
   const list = Array.isArray(p.buy_controls) ? p.buy_controls : [];
   if (list.length === 0) return html`<span class="muted">none found</span>`;
   return html`${list.map(
-    (c) => html`<div>${c.role ?? 'not in the tree'} ${c.name ? html`“${c.name}”` : html`<span class="missing">no name</span>`}${c.enabled ? '' : ' (disabled)'}${c.covered_by ? html`<div class="missing">covered by ${c.covered_by}</div>` : ''}</div>`,
+    (c) => html`<div>${c.role ?? 'not in the tree'} ${c.name ? html`“${c.name}”` : html`<span class="missing">no name</span>`}${c.enabled ? '' : ' (disabled)'}${c.recognised_by && c.recognised_by !== 'words' ? html` <span class="muted small">found by ${REASON_LABELS[c.recognised_by] ?? c.recognised_by}</span>` : ''}${c.covered_by ? html`<div class="missing">covered by ${c.covered_by}</div>` : ''}</div>`,
   )}`;
 }
 

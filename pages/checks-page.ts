@@ -6,7 +6,7 @@ import type { CheckDef } from '../scan/checks/check.js';
 import { CHECKS } from '../scan/checks/registry.js';
 import { PILLARS } from '../scan/checks/pillars.js';
 import { CAP_SCORE, pillarMax } from '../scan/checks/rubric.js';
-import { html, layout, messagePage, PRODUCT_NAME, sendPage, type SafeHtml } from './html.js';
+import { html, inlineMarkdown, layout, messagePage, PRODUCT_NAME, sendPage, type SafeHtml } from './html.js';
 import { merchantFix } from './fix.js';
 import { COPY_SCRIPT_SRC } from './console/layout.js';
 
@@ -28,7 +28,7 @@ ${PILLARS.map(
   (p) => html`<section class="card" aria-labelledby="pillar-${p.id}">
   <h2 id="pillar-${p.id}">${p.label} <span class="muted">${pillarMax(p.id)} points</span></h2>
   <ul class="check-catalogue">${CHECKS.filter((c) => c.pillar === p.id).map(
-    (c) => html`<li><a href="/checks/${c.id}">${c.label}</a> <span class="muted">${c.points} ${c.points === 1 ? 'point' : 'points'}</span>${c.hardBlock ? html` <span class="tag tag-block">can cap the score</span>` : ''}<br><span class="small muted">${c.why}</span></li>`,
+    (c) => html`<li><a href="/checks/${c.id}">${c.label}</a> <span class="muted">${c.points} ${c.points === 1 ? 'point' : 'points'}</span>${c.hardBlock ? html` <span class="tag tag-block">can cap the score</span>` : ''}<br><span class="small muted">${inlineMarkdown(c.why)}</span></li>`,
   )}</ul>
 </section>`,
 )}`,
@@ -43,9 +43,9 @@ export function renderCheckPage(check: CheckDef): SafeHtml {
 <section class="card" data-check-id="${check.id}">
   <p class="eyebrow">${pillar?.label ?? check.pillar}</p>
   <h1>${check.label}</h1>
-  <p class="lead">${check.why}</p>
+  <p class="lead">${inlineMarkdown(check.why)}</p>
   <h2>What we measure</h2>
-  <p>It passes when: ${check.title}.</p>
+  <p>It passes when: ${inlineMarkdown(check.title)}.</p>
   <h2>How it scores</h2>
   <ul>
     <li>Pass: ${check.points} ${check.points === 1 ? 'point' : 'points'}${pillar ? html` of the ${pillarMax(pillar.id)} of ${pillar.label}` : ''}.</li>

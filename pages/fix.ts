@@ -3,7 +3,7 @@
 // detail under "For your developer". Used by the report's fixes and by /checks/{id}.
 import type { CheckDef, Platform } from '../scan/checks/check.js';
 import { PLATFORMS } from '../scan/checks/check.js';
-import { html, renderHowTo, type SafeHtml } from './html.js';
+import { html, inlineMarkdown, renderHowTo, type SafeHtml } from './html.js';
 
 const PLATFORM_NAMES: Record<Platform, string> = { shopify: 'Shopify', woocommerce: 'WooCommerce', bigcommerce: 'BigCommerce', custom: 'Custom site' };
 
@@ -15,7 +15,7 @@ const PLATFORM_NAMES: Record<Platform, string> = { shopify: 'Shopify', woocommer
 export function merchantFix(check: CheckDef, how: string, idPrefix: string, opts: { copy: boolean } = { copy: true }): SafeHtml {
   const fix = check.fix;
   const snippetId = `${idPrefix}-snippet`;
-  return html`${fix ? html`<p class="fix-plain">${fix.plain} <span class="tag effort">Effort: ${fix.effort}</span></p>` : html`<p class="fix-plain">${check.why}</p>`}
+  return html`${fix ? html`<p class="fix-plain">${fix.plain} <span class="tag effort">Effort: ${fix.effort}</span></p>` : html`<p class="fix-plain">${inlineMarkdown(check.why)}</p>`}
   ${fix?.steps
     ? html`<div class="platform-steps">${PLATFORMS.filter((p) => fix.steps?.[p]).map(
         (p) => html`<details class="platform"><summary>${PLATFORM_NAMES[p]}</summary><p>${fix.steps?.[p]}</p></details>`,

@@ -100,7 +100,11 @@ export function plainError(err: AppError, form: HomeForm): PlainError {
 
 /** The scanner's reason, read for the step that fixes it: a certificate, a name, a closed port. */
 function unreachableDetail(message: string): string {
-  if (/certificate|CERT_|SSL|TLS|EPROTO|self[- ]signed/i.test(message)) {
+  // A TLS handshake answered by a plain-HTTP server fails with a protocol error, not a certificate one.
+  if (/EPROTO|wrong version number|packet length too long|http request/i.test(message)) {
+    return 'The address did not answer over HTTPS: a plain-HTTP server answers this way. Type the address without https:// (we then try https, then http) or with http://, then scan again.';
+  }
+  if (/certificate|CERT_|SSL|TLS|self[- ]signed/i.test(message)) {
     return 'The store’s HTTPS certificate could not be trusted (expired, self-signed or issued for another name). Open the address in a browser: if it warns too, renew or fix the certificate, then scan again.';
   }
   if (/ENOTFOUND|EAI_AGAIN|getaddrinfo|not resolve/i.test(message)) {
@@ -209,7 +213,7 @@ export async function renderHomePage(
   </form>
   <p class="scan-progress" id="scan-progress" role="status" aria-live="polite" hidden></p>
   ${signedInAs ? html`<p class="muted small" id="signed-in-scan">Signed in as ${signedInAs}: your scans use your Pro quota and appear in <a href="/console/scans">your console</a>.</p>` : ''}
-  <p class="small muted">Free, no sign-up. Meant for your own store: we read public pages only, like an agent would (no JavaScript, no login, no cart), and publish the score in the readiness index.</p>
+  <p class="small muted">Free, no sign-up. Meant for your own store: we read public pages only, as crawlers do (raw HTML, no scripts) and as browser agents do (a headless browser with scripts on), never a login, a cart or a checkout, and publish the score in the readiness index. <a href="/bot">What our scanner fetches</a>.</p>
 </section>
 
 <div class="grid grid-2">

@@ -88,6 +88,11 @@ export function renderHowTo(text: string): SafeHtml {
   );
 }
 
+/** One line of our own texts (a check's why, its finding) with its `code` spans and **bold** rendered, escaped. */
+export function inlineMarkdown(text: string): SafeHtml {
+  return new SafeHtml(inline(String(text ?? '')));
+}
+
 function inline(text: string): string {
   // Odd segments of a backtick split are code spans; an unpaired trailing backtick stays literal.
   const parts = text.split('`');
@@ -171,7 +176,7 @@ export interface LayoutOptions {
   title: string;
   description?: string;
   /** Open Graph tags (absolute URLs). */
-  og?: { title: string; description: string; url: string; image?: string };
+  og?: { title: string; description: string; url: string; image?: string; card?: { png: string; width: number; height: number; alt: string } };
   canonical?: string;
   /** Extra <link> alternates, e.g. the JSON of a report. */
   alternates?: { type: string; href: string }[];
@@ -201,9 +206,16 @@ ${og
 <meta property="og:title" content="${og.title}">
 <meta property="og:description" content="${og.description}">
 <meta property="og:url" content="${og.url}">
-${og.image ? html`<meta property="og:image" content="${og.image}">
+${og.card
+  ? html`<meta property="og:image" content="${og.card.png}">
+<meta property="og:image:type" content="image/png">
+<meta property="og:image:width" content="${og.card.width}">
+<meta property="og:image:height" content="${og.card.height}">
+<meta property="og:image:alt" content="${og.card.alt}">
+<meta name="twitter:image" content="${og.card.png}">`
+  : og.image ? html`<meta property="og:image" content="${og.image}">
 <meta property="og:image:type" content="image/svg+xml">` : ''}
-<meta name="twitter:card" content="summary">
+<meta name="twitter:card" content="${og.card ? 'summary_large_image' : 'summary'}">
 <meta name="twitter:title" content="${og.title}">
 <meta name="twitter:description" content="${og.description}">`
   : ''}

@@ -16,6 +16,7 @@ import {
   gradeMeaning,
   gradePill,
   html,
+  inlineMarkdown,
   layout,
   messagePage,
   ratioClass,
@@ -27,17 +28,20 @@ import {
 import { mdText, negotiatedHeaders, oneLine, sendMarkdown, wantsMarkdown } from './markdown.js';
 import { changesSection, historySection, loadReportExtras, newerScanNotice, statusSection, type ReportExtras } from './report-history.js';
 import { badgeFor } from './badge.js';
+import { CARD } from './share-card.js';
 import { merchantFix } from './fix.js';
 import { CHECKS } from '../scan/checks/registry.js';
 import { CAP_SCORE, type CheckId } from '../scan/checks/rubric.js';
 import { browserViewMarkdown, browserViewSection } from './browser-view.js';
 import { readableReport } from '../tools/stored-report.js';
+import { agentsMarkdown, agentsSection } from './agents-matrix.js';
 import { availabilityBasisPhrase, isGuessedAvailability } from '../scan/products/availability-basis.js';
 
 type Report = ScanResult;
 type Check = Report['pillars'][number]['checks'][number];
 type Product = Report['products'][number];
 type Neighbor = Report['neighbors'][number];
+type RootCause = NonNullable<Report['root_causes']>[number];
 
 /** docs/checks.md §5: the hard blocks, in the merchant's words, and the check whose fix lifts the cap. */
 const CAP_REASONS: Record<string, { title: string; text: string; check: CheckId }> = {
@@ -100,7 +104,6 @@ export function renderReportPage(report: Report, opts: ReportPageOptions): SafeH
   const id = Number(report.scan_id);
   const pageUrl = `${baseUrl}/r/${id}`;
   const badgeable = isHostName(host);
-  const badgeUrl = badgeable ? `${baseUrl}/badge/${host}.svg` : undefined;
   const fixes = Array.isArray(report.top_fixes) ? report.top_fixes : [];
   const pillars = Array.isArray(report.pillars) ? report.pillars : [];
 
@@ -132,9 +135,11 @@ export function renderReportPage(report: Report, opts: ReportPageOptions): SafeH
   ${gauge(score, grade)}
 </section>
 
+${report.address_note ? html`<p class="banner banner-newer" role="note">${report.address_note}</p>` : ''}
 ${opts.extras ? newerScanNotice(opts.extras, id, report.scanned_at) : ''}
 ${report.public_entry === false ? notPublicBanner(report) : ''}
-${report.capped ? cappedBanner(report, capInfo) : ''}
+${rootCauseSection(report, capInfo)}
+${report.capped && !leadsWithCap(report, capInfo) ? cappedBanner(report, capInfo) : ''}
 ${opts.extras ? statusSection(opts.extras, id) : ''}
 ${opts.extras ? changesSection(opts.extras) : ''}
 
@@ -156,16 +161,7 @@ ${opts.extras ? changesSection(opts.extras) : ''}
     : ''}
 </section>
 
-<section class="card" aria-labelledby="fixes-h">
-  <h2 id="fixes-h">Top fixes</h2>
-  ${fixes.length === 0
-    ? html`<p class="muted">Nothing left to fix: every check passed.</p>`
-    : html`<p class="muted">Biggest wins first: each fix shows the points it brings back.</p>
-  <ol class="fix-list">${fixes.slice(0, 5).map(fixItem)}</ol>
-  ${fixes.length > 5
-    ? html`<details class="more-fixes"><summary>Show ${fixes.length - 5} more ${fixes.length - 5 === 1 ? 'fix' : 'fixes'}</summary><ol class="fix-list" start="6">${fixes.slice(5).map(fixItem)}</ol></details>`
-    : ''}`}
-</section>
+${fixesSection(report, fixes)}
 
 <section class="card" aria-labelledby="checks-h">
   <h2 id="checks-h">Every check</h2>
@@ -173,7 +169,7 @@ ${opts.extras ? changesSection(opts.extras) : ''}
   ${pillars.map(
     (p) => html`<section class="pillar-checks" id="${anchor('pillar', p.id)}" aria-label="${p.label}">
     <h3><span>${p.label}</span> <span class="pillar-score">${num(p.score)} / ${num(p.max)} points</span></h3>
-    <ul class="check-list">${problemsFirst(Array.isArray(p.checks) ? p.checks : []).map(checkItem)}</ul>
+    <ul class="check-list">${problemsFirst(assessed(p.checks)).map(checkItem)}${notAssessedItems(report, p.checks)}</ul>
   </section>`,
   )}
 </section>
@@ -187,10 +183,13 @@ ${opts.extras ? changesSection(opts.extras) : ''}
 
 ${browserViewSection(report.browser_view)}
 
+${agentsSection(report.agents)}
+
 <div class="grid grid-2">
   <section class="card" aria-labelledby="rank-h">
     <h2 id="rank-h">In the readiness index</h2>
-    ${neighborsTable(opts.neighbors, host)}
+    ${rankLine(report)}
+    ${neighborsTable(opts.neighbors, host, report.rank?.scope ?? null)}
     <p><a href="/index">See the whole index</a></p>
   </section>
   <section class="card" aria-labelledby="badge-h">
@@ -210,14 +209,14 @@ ${opts.extras ? historySection(opts.extras, id) : ''}
     <li><a href="/api/v1/scan/${id}/brief.md">Agent brief</a> (needs a Pro API key, sent as <code>Authorization: Bearer &lt;key&gt;</code>; see <a href="/auth.md">how to get one</a>): sequenced how-tos and paste-ready markup to hand to your developer or coding agent.</li>
     <li><a href="${rescanHref(report)}">Re-scan</a> after you ship fixes; the badge and the index follow the latest scan.</li>
   </ul>
-  <p class="muted small">Rubric ${String(report.rubric_version ?? '')}. Scans read public pages only, like an agent would: no JavaScript, no login, no cart.</p>
+  <p class="muted small">Rubric ${String(report.rubric_version ?? '')}. Scans read public pages only, as crawlers do (raw HTML, no scripts; the score) and as browser agents do (a headless browser with scripts on; the browser view, not scored), never a login, a cart or a checkout. <a href="/bot">What the scanner fetches</a>.</p>
 </section>`;
 
   return layout(
     {
       title: `${host}: ${score}/100 (${grade}) · ${PRODUCT_NAME}`,
       description: ogTitle,
-      og: { title: ogTitle, description: ogDescription, url: pageUrl, image: badgeUrl },
+      og: { title: ogTitle, description: ogDescription, url: pageUrl, card: { png: `${pageUrl}/card.png`, ...CARD, alt: `${host}: ${score}/100, grade ${grade}` } },
       canonical: pageUrl,
       alternates: [
         { type: 'application/json', href: `/api/v1/scan/${id}.json` },
@@ -240,7 +239,8 @@ export function renderReportMarkdown(report: Report, baseUrl: string): string {
   const pillars = Array.isArray(report.pillars) ? report.pillars : [];
   const fixes = Array.isArray(report.top_fixes) ? report.top_fixes : [];
   const checks = pillars.flatMap((p) => (Array.isArray(p.checks) ? p.checks : []));
-  const count = (s: string) => checks.filter((c) => c.status === s).length;
+  const count = (s: string) => checks.filter((c) => c.status === s && !blocked(c)).length;
+  const waiting = checks.filter(blocked).length;
   const capInfo = report.capped ? CAP_REASONS[String(report.cap_reason)] : undefined;
   const toFix = pillars
     .map((p) => ({ p, list: problemsFirst(Array.isArray(p.checks) ? p.checks : []).filter((c) => c.status !== 'pass') }))
@@ -256,12 +256,20 @@ export function renderReportMarkdown(report: Report, baseUrl: string): string {
     report.capped
       ? `- Capped at ${CAP_SCORE}: ${capInfo?.title ?? 'AI agents are blocked outright'}. Fix \`${capInfo?.check ?? 'the blocking check'}\` first; the other fixes only count once agents can reach the store.`
       : '- Capped: no',
-    `- Checks: ${count('pass')} passed, ${count('partial')} partial, ${count('fail')} failed`,
+    `- Checks: ${count('pass')} passed, ${count('partial')} partial, ${count('fail')} failed${waiting > 0 ? `, ${waiting} not assessed` : ''}`,
     ...(report.public_entry === false
       ? ["- Not the store's public score: this scan looked at a page other than the store's entry point; the index, badge and verification follow scans of the site root only."]
       : []),
     `- JSON: ${baseUrl}/api/v1/scan/${id}.json · agent brief (Pro key): ${baseUrl}/api/v1/scan/${id}/brief.md`,
     '',
+    ...rootCauses(report).flatMap((c) => [
+      `## Start here: ${mdText(c.title, 200)}`,
+      '',
+      `${mdText(c.detail, 600)}`,
+      '',
+      `Until this is fixed, ${c.blocks.length} checks are not assessed (${c.blocks.map((id) => `\`${mdText(id, 80)}\``).join(', ')}). Fix \`${mdText(c.check_id, 80)}\` first: it unlocks up to +${num(c.points)} points.`,
+      '',
+    ]),
     '## Pillars',
     '',
     '| Pillar | Score |',
@@ -277,7 +285,7 @@ export function renderReportMarkdown(report: Report, baseUrl: string): string {
           '',
           ...list.map(
             (c) =>
-              `- **${statusOf(c.status).text}** ${mdText(c.title || c.label || c.id, 200)} (\`${mdText(c.id, 80)}\`, ${num(c.points)}/${num(c.max)}${c.hard_block && c.status === 'fail' ? ', caps the score' : ''}): ${mdText(c.evidence, 400) || 'no evidence recorded'}`,
+              `- **${blocked(c) ? 'Not assessed' : statusOf(c.status).text}** ${mdText(checkName(c), 200)} (\`${mdText(c.id, 80)}\`, ${num(c.points)}/${num(c.max)}${c.hard_block && c.status === 'fail' ? ', caps the score' : ''}): ${blocked(c) || !c.title ? '' : `${mdText(c.title, 200)}. Seen: `}${mdText(c.evidence, 400) || 'no evidence recorded'}`,
           ),
           '',
         ])),
@@ -288,6 +296,7 @@ export function renderReportMarkdown(report: Report, baseUrl: string): string {
       : fixes.map((f, i) => `${i + 1}. **+${num(f.points)} pts** ${mdText(f.title, 200)} (\`${mdText(f.check_id, 80)}\`): ${oneLine(String(f.how ?? ''))}`)),
     '',
     ...browserViewMarkdown(report.browser_view),
+    ...agentsMarkdown(report.agents),
   ].join('\n');
 }
 
@@ -341,6 +350,86 @@ function cappedBanner(report: Report, info: (typeof CAP_REASONS)[string] | undef
 </section>`;
 }
 
+/** The root cause's fix carries the cap when its check is the one that caps the score: then it is the one banner. */
+function leadsWithCap(report: Report, capInfo: (typeof CAP_REASONS)[string] | undefined): boolean {
+  return rootCauses(report).some((c) => c.check_id === capInfo?.check);
+}
+
+const rootCauses = (report: Report): RootCause[] => (Array.isArray(report.root_causes) ? report.root_causes : []);
+const blocked = (c: Check) => typeof c.blocked_by === 'string';
+const assessed = (checks: Check[] | undefined): Check[] => (Array.isArray(checks) ? checks : []).filter((c) => !blocked(c));
+
+/**
+ * "Start here": the one failure that makes others moot, before anything else: what the scanner saw, what it blocks,
+ * the points its fix unlocks, and the fix itself.
+ */
+function rootCauseSection(report: Report, capInfo: (typeof CAP_REASONS)[string] | undefined): SafeHtml {
+  const checks = (report.pillars ?? []).flatMap((p) => (Array.isArray(p.checks) ? p.checks : []));
+  const labelOf = (id: string) => String(checks.find((c) => c.id === id)?.label ?? id);
+  return html`${rootCauses(report).map((cause) => {
+    const check = CHECKS.find((c) => c.id === cause.check_id);
+    const fix = (report.top_fixes ?? []).find((f) => f.check_id === cause.check_id);
+    const capsScore = report.capped && capInfo?.check === cause.check_id;
+    return html`<section class="banner banner-capped root-cause" role="alert" aria-labelledby="${anchor('root', cause.id)}" id="${anchor('cause', cause.id)}">
+  <span class="banner-icon" aria-hidden="true">!</span>
+  <div>
+    <p class="eyebrow">Start here</p>
+    <h2 id="${anchor('root', cause.id)}">${cause.title}</h2>
+    ${cause.detail ? html`<p class="evidence"><span class="evidence-label">Seen:</span> ${cause.detail}</p>` : ''}
+    <p>Until this is fixed, ${cause.blocks.length} ${cause.blocks.length === 1 ? 'check' : 'checks'} cannot be assessed: ${cause.blocks.map(labelOf).join(', ')}. Fixing it unlocks up to <strong>+${num(cause.points)} points</strong>.${capsScore ? ` It also caps the score at ${CAP_SCORE} (grade E) while it lasts.` : ''}</p>
+    ${check ? html`<div class="root-fix"><p class="fix-title"><strong>Fix: ${check.failureTitle}</strong></p>${merchantFix(check, String(fix?.how ?? check.how), anchor('root-fix', cause.id), { copy: false })}</div>` : ''}
+  </div>
+</section>`;
+  })}`;
+}
+
+const EFFORT_RANK: Record<string, number> = { 'a few minutes': 0, 'about an hour': 1, 'a day or more': 2 };
+const effortOf = (fix: Report['top_fixes'][number]): string | undefined => fix.effort ?? CHECKS.find((c) => c.id === fix.check_id)?.fix?.effort;
+const QUICK_WINS = 3;
+
+/**
+ * The fixes after the root cause: quick wins first (a few minutes each, most points first), then the biggest wins.
+ * The root cause's own fix is the "Start here" banner, so it is not repeated here.
+ */
+function fixesSection(report: Report, fixes: Report['top_fixes']): SafeHtml {
+  const roots = new Set(rootCauses(report).map((c) => c.check_id));
+  const rest = fixes.filter((f) => !roots.has(f.check_id));
+  const quick = rest.filter((f) => EFFORT_RANK[effortOf(f) ?? ''] === 0).slice(0, QUICK_WINS);
+  const biggest = rest.filter((f) => !quick.includes(f));
+  const list = (items: typeof fixes, start = 1) => html`<ol class="fix-list"${start > 1 ? html` start="${start}"` : ''}>${items.map(fixItem)}</ol>`;
+  const body =
+    rest.length === 0
+      ? html`<p class="muted">${fixes.length === 0 ? 'Nothing left to fix: every check passed.' : 'Nothing else to fix: start with the finding above.'}</p>`
+      : html`${quick.length > 0
+          ? html`<h3 class="sub-h" id="quick-wins">Quick wins</h3><p class="muted">A few minutes each, most points first.</p>${list(quick)}`
+          : ''}
+  <h3 class="sub-h" id="biggest-wins">${quick.length > 0 ? 'Then the biggest wins' : 'Biggest wins first'}</h3>
+  <p class="muted">Each fix shows the points it brings back.</p>
+  ${list(biggest.slice(0, 5))}
+  ${biggest.length > 5
+    ? html`<details class="more-fixes"><summary>Show ${biggest.length - 5} more ${biggest.length - 5 === 1 ? 'fix' : 'fixes'}</summary>${list(biggest.slice(5), 6)}</details>`
+    : ''}`;
+  return html`<section class="card" aria-labelledby="fixes-h">
+  <h2 id="fixes-h">${roots.size > 0 ? 'Other fixes' : 'Top fixes'}</h2>
+  ${body}
+</section>`;
+}
+
+/** A pillar's checks that a root cause made moot, as one line that names them and links to the cause. */
+function notAssessedItems(report: Report, checks: Check[] | undefined): SafeHtml {
+  const list = (Array.isArray(checks) ? checks : []).filter(blocked);
+  const byCause = rootCauses(report).map((cause) => ({ cause, list: list.filter((c) => c.blocked_by === cause.id) })).filter((g) => g.list.length > 0);
+  return html`${byCause.map(
+    ({ cause, list: mine }) => html`<li class="check status-unknown not-assessed">
+    <span class="status status-unknown"><span aria-hidden="true">–</span> Not assessed</span>
+    <div class="check-body">
+      <div class="check-head"><strong class="check-title">${mine.length} ${mine.length === 1 ? 'check waits' : 'checks wait'} for: <a href="#${anchor('cause', cause.id)}">${cause.title}</a></strong><span class="check-points">0 / ${mine.reduce((sum, c) => sum + num(c.max), 0)}</span></div>
+      <p class="check-label">${mine.map((c, i) => html`${i > 0 ? ', ' : ''}<span id="${anchor('check', c.id)}">${c.label}</span>`)}</p>
+    </div>
+  </li>`,
+  )}`;
+}
+
 function fixItem(fix: Report['top_fixes'][number]): SafeHtml {
   const check = CHECKS.find((c) => c.id === fix.check_id);
   return html`<li class="fix" id="${anchor('fix', fix.check_id)}">
@@ -363,40 +452,51 @@ function problemsFirst(checks: Check[]): Check[] {
 
 function checkSummary(pillars: Report['pillars']): SafeHtml {
   const all = pillars.flatMap((p) => (Array.isArray(p.checks) ? p.checks : []));
-  const count = (s: string) => all.filter((c) => c.status === s).length;
+  const count = (s: string) => all.filter((c) => c.status === s && !blocked(c)).length;
+  const waiting = all.filter(blocked).length;
   return html`<p class="legend">
     <span class="status status-pass"><span aria-hidden="true">✓</span> ${count('pass')} passed</span>
     <span class="status status-partial"><span aria-hidden="true">◐</span> ${count('partial')} partial</span>
     <span class="status status-fail"><span aria-hidden="true">✕</span> ${count('fail')} failed</span>
+    ${waiting > 0 ? html`<span class="status status-unknown"><span aria-hidden="true">–</span> ${waiting} not assessed</span>` : ''}
     <span class="muted">In each pillar, the checks that need work come first.</span>
   </p>`;
 }
 
+/** A check's one name: its declared label (a stored report of an older release may carry another), else the stored one. */
+const checkName = (check: Check): string => String(CHECKS.find((c) => c.id === check.id)?.label || check.label || check.id);
+
+/**
+ * A check is named by its label everywhere (this list, /checks, its page, the Markdown, the command line); what the
+ * scan found follows it: the passing statement, or the fix for a check that needs work.
+ */
 function checkItem(check: Check): SafeHtml {
   const s = statusOf(check.status);
   const statusKey = STATUS[String(check.status)] ? String(check.status) : 'unknown';
-  const title = String(check.title || check.label || check.id);
-  const label = check.label && String(check.label).toLowerCase() !== title.toLowerCase() ? String(check.label) : null;
+  const declared = CHECKS.find((c) => c.id === check.id);
+  const name = checkName(check);
+  const finding = String(check.title || '');
+  const why = declared ? inlineMarkdown(declared.why) : String(check.why ?? '');
   const blocking = check.hard_block && statusKey === 'fail';
   const evidence = check.evidence ? html`<p class="evidence"><span class="evidence-label">Seen:</span> ${check.evidence}</p>` : '';
   const head = html`<div class="check-head">
-        <strong class="check-title">${title}</strong>
+        <strong class="check-title">${name}</strong>
         <span class="check-points">${num(check.points)} / ${num(check.max)}</span>
       </div>`;
   const body =
     statusKey === 'pass'
       ? html`${head}
-      <details class="why"><summary>Details</summary>${label ? html`<p class="check-label">Check: ${label}</p>` : ''}${evidence}${check.why ? html`<p>${check.why}</p>` : ''}</details>`
+      ${finding ? html`<p class="check-label">${finding}</p>` : ''}
+      <details class="why"><summary>Details</summary>${evidence}${why ? html`<p>${why}</p>` : ''}</details>`
       : html`${head}
-      ${label || blocking ? html`<p class="check-label">${label ? html`Check: ${label}` : ''}${blocking ? html` <span class="tag tag-block">blocks agents · caps the score</span>` : ''}</p>` : ''}
+      ${finding || blocking ? html`<p class="check-label">${finding ? html`Fix: ${finding}` : ''}${blocking ? html` <span class="tag tag-block">blocks agents · caps the score</span>` : ''}</p>` : ''}
       ${evidence}
-      ${check.why ? html`<details class="why"><summary>Why agents care</summary><p>${check.why}</p></details>` : ''}`;
-  const known = CHECKS.some((c) => c.id === check.id);
+      ${why ? html`<details class="why"><summary>Why agents care</summary><p>${why}</p></details>` : ''}`;
   return html`<li class="check status-${statusKey}" id="${anchor('check', check.id)}">
     <span class="status status-${statusKey}"><span aria-hidden="true">${s.icon}</span> ${s.text}</span>
     <div class="check-body">
       ${body}
-      ${known ? html`<a class="small check-more" href="/checks/${check.id}">About this check</a>` : ''}
+      ${declared ? html`<a class="small check-more" href="/checks/${check.id}">About this check</a>` : ''}
     </div>
   </li>`;
 }
@@ -484,11 +584,22 @@ function protocolList(protocols: Report['protocols']): SafeHtml {
   }</p>`;
 }
 
-function neighborsTable(neighbors: Neighbor[], host: string): SafeHtml {
+/** The rank with its scope: "#1 of 1 in Home & garden", and the whole index's beside it. */
+function rankLine(report: Report): SafeHtml {
+  const rank = report.rank;
+  if (!rank) return html``;
+  const overall = html`<strong>#${num(rank.overall.position)}</strong> of ${num(rank.overall.of)} in the whole index`;
+  return html`<p class="rank-line" data-testid="rank">${rank.scope
+    ? html`<strong>#${num(rank.position)}</strong> of ${num(rank.of)} in ${verticalLabel(String(rank.scope))} · ${overall}`
+    : overall}</p>`;
+}
+
+function neighborsTable(neighbors: Neighbor[], host: string, scope: string | null): SafeHtml {
   if (neighbors.length === 0) return html`<p class="muted">Not ranked yet.</p>`;
-  return html`<p class="muted">Where ${host} ranked among scanned stores when this scan ran.</p>
+  const where = scope ? ` in ${verticalLabel(scope)}` : '';
+  return html`<p class="muted">Where ${host} ranked among scanned stores${where} when this scan ran.</p>
   <table class="ranking">
-    <thead><tr><th scope="col">Rank</th><th scope="col">Store</th><th scope="col" class="num">Score</th></tr></thead>
+    <thead><tr><th scope="col">Rank${where}</th><th scope="col">Store</th><th scope="col" class="num">Score</th></tr></thead>
     <tbody>${neighbors.map(
       (n) => html`<tr${n.is_self ? html` class="self"` : ''}>
         <td>#${num(n.rank)}</td>

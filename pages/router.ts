@@ -1,6 +1,7 @@
 // The human-facing surfaces outside /api: badge and verify (JSON errors, per the spec), then the HTML pages
 // (home, scan form, index, report, the stylesheet), whose failures are HTML pages too. The router has no
 // catch-all, so whatever mounts after it still gets its paths; the app mounts pageNotFound last.
+import { shareCardRoute } from './share-card.js';
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { GENERIC_INTERNAL_MESSAGE } from '../lib/errors.js';
 import { countIfDatabaseError, toAppError } from '../lib/http-errors.js';
@@ -51,6 +52,7 @@ export function pagesRouter(deps: SurfaceDeps & ScansCookieDeps): Router {
   pages.get('/index', index);
   pages.get('/stores', index);
   pages.use(csvRouter(deps)); // before /r/:scan_id, which would take "12.csv" for an id
+  pages.get('/r/:scan_id/card.png', shareCardRoute(deps));
   pages.get('/r/:scan_id', reportPage(deps));
   pages.get('/compare', comparePage(deps));
   pages.get('/bot', botPage(deps.config));

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { BROWSER_VIEW_CAPS as CAPS } from '../schemas/browser-view.js';
 import type { RenderedBuyControl, RenderedWebMcpTool } from '../scan/fetching/render.js';
+import { BUY_CONTROL_REASONS } from './buy-controls.js';
 
 /** The rendered DOM kept for reading, like the fetcher's cap on an HTML body (scan/browser-view.ts reports more). */
 export const MAX_HTML = 2 * 1024 * 1024;
@@ -40,11 +41,10 @@ const WebMcpListAnswer = z
     return tools;
   });
 
-/** What probePage answers: the serialised DOM (cut), its size, the buy controls marked, the WebMCP tools, windows blocked. */
+/** What probePage answers: the serialised DOM (cut), its size, the WebMCP tools, windows blocked. */
 export const ProbeAnswer = z.object({
   html: cut(MAX_HTML).catch(''),
   domBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).catch(0),
-  candidates: count(CAPS.buyControls),
   tools: WebMcpListAnswer,
   popups: count(CAPS.count),
 });
@@ -79,6 +79,23 @@ const SnapshotAnswer = z
   });
 
 /** One buy control from its snapshot, whether it is enabled, and what covers it: each read through its schema. */
-export function readBuyControl(snapshot: unknown, enabled: unknown, coveredBy: unknown): RenderedBuyControl {
+export function readBuyControl(snapshot: unknown, enabled: unknown, coveredBy: unknown): Omit<RenderedBuyControl, 'reason'> {
   return { ...SnapshotAnswer.parse(snapshot), enabled: enabled === true, coveredBy: readCover(coveredBy) };
+}
+
+/** What markBuyControls answers: why each marked control was taken, in mark order, at most the cap; else none. */
+const MarkedAnswer = z
+  .object({ reasons: z.array(z.enum(BUY_CONTROL_REASONS)).max(CAPS.buyControls) })
+  .transform((m) => m.reasons)
+  .catch([]);
+
+export function readMarkedBuyControls(raw: unknown): RenderedBuyControl['reason'][] {
+  return MarkedAnswer.parse(raw);
+}
+
+/** What findOverlay answers: a short description of the layer over the page, or null. */
+const OverlayAnswer = cut(CAPS.coveredBy + 40).nullable().catch(null);
+
+export function readOverlay(raw: unknown): string | null {
+  return OverlayAnswer.parse(raw);
 }

@@ -58,30 +58,12 @@ export function initScript(): void {
 export interface ProbeResult {
   html: string;
   domBytes: number;
-  candidates: number;
   tools: { name: string; description: string; via: string }[];
   popups: number;
 }
 
-/**
- * Reads the page after load: the DOM serialised (capped), WebMCP tools (recorded calls and forms with a
- * toolname attribute), and the visible buy controls, each marked with data-store-readiness-buy="i" so the
- * caller can ask the accessibility tree about it.
- */
+/** Reads the page after load: the DOM serialised (capped) and WebMCP tools (recorded calls and forms with a toolname attribute). */
 export function probePage(maxHtml: number): ProbeResult {
-  const buyWords = /add(ing)? to (cart|bag|basket|trolley)|buy (it )?now|\bbuy\b|in den warenkorb|jetzt kaufen|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen/i;
-  const buyHints = /add[-_ ]?to[-_ ]?(cart|bag|basket)|addtocart|buy[-_ ]?now|cart[-_]?add|add[-_]?cart|product-form__submit/i;
-  const found: Element[] = [];
-  for (const el of Array.from(document.querySelectorAll('button, input[type=submit], input[type=button], input[type=image], a, [role=button]') as ArrayLike<Element>).slice(0, 5000)) {
-    const words = `${el.textContent ?? ''} ${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('title') ?? ''} ${el.value ?? ''}`.slice(0, 300);
-    const hints = `${el.id} ${el.getAttribute('class') ?? ''} ${el.getAttribute('name') ?? ''} ${el.getAttribute('data-action') ?? ''} ${(el.closest('form')?.getAttribute('action') ?? '').includes('cart') ? 'add-to-cart' : ''}`.slice(0, 300);
-    if (!buyWords.test(words) && !buyHints.test(hints)) continue;
-    const box = el.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) continue;
-    found.push(el);
-    if (found.length >= 5) break;
-  }
-  found.forEach((el, i) => el.setAttribute('data-store-readiness-buy', String(i)));
   const recorded: { tools: () => ProbeResult['tools']; popups: () => number } | undefined = window.__storeReadiness;
   const forms = Array.from(document.querySelectorAll('form[toolname]') as ArrayLike<Element>).slice(0, 20).map((f) => ({
     name: (f.getAttribute('toolname') ?? '').slice(0, 100),
@@ -92,7 +74,6 @@ export function probePage(maxHtml: number): ProbeResult {
   return {
     html: html.length > maxHtml ? html.slice(0, maxHtml) : html,
     domBytes: html.length,
-    candidates: found.length,
     tools: [...(recorded?.tools() ?? []), ...forms],
     popups: recorded?.popups() ?? 0,
   };
@@ -112,9 +93,46 @@ export function coverAt(i: number): string | null {
     const position = getComputedStyle(at).position;
     if (position === 'fixed' || position === 'absolute' || position === 'sticky') layer = at;
   }
+  return describeLayer(layer);
+}
+
+/**
+ * A layer named for the report: tag, id, first class, label or role, and its first words. Page expressions get it as
+ * a helper (render-run.ts `inPage`), so coverAt and findOverlay name layers alike.
+ */
+export function describeLayer(layer: Element): string {
   const id = layer.id ? `#${layer.id}` : '';
   const cls = (layer.getAttribute('class') ?? '').trim().split(/\s+/)[0];
   const label = layer.getAttribute('aria-label') ?? layer.getAttribute('role') ?? '';
   const words = (layer.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 80);
   return `<${layer.tagName.toLowerCase()}${id}${cls ? `.${cls}` : ''}>${label ? ` (${label.slice(0, 40)})` : ''}${words ? ` "${words}"` : ''}`;
+}
+
+/**
+ * A fixed or absolute layer that covers most of the viewport after load (a cookie wall, a newsletter modal) and does
+ * not hold the page's own heading: a short description of it, or null. The viewport is sampled on a 5 × 5 grid.
+ */
+export function findOverlay(): string | null {
+  window.scrollTo(0, 0);
+  const width = window.innerWidth;
+  const height = window.innerHeight;
+  const counts = new Map<Element, number>();
+  const grid = 5;
+  for (let x = 0; x < grid; x++) {
+    for (let y = 0; y < grid; y++) {
+      const hit = document.elementFromPoint(((x + 0.5) * width) / grid, ((y + 0.5) * height) / grid);
+      let layer: Element | null = null;
+      for (let at: Element | null = hit; at && at !== document.body && at !== document.documentElement; at = at.parentElement) {
+        const position = getComputedStyle(at).position;
+        if (position === 'fixed' || position === 'absolute') layer = at;
+      }
+      if (layer) counts.set(layer, (counts.get(layer) ?? 0) + 1);
+    }
+  }
+  const [top] = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  if (!top || top[1] < grid * grid * 0.6) return null;
+  const layer = top[0];
+  const heading = document.querySelector('h1');
+  if (heading && layer.contains(heading)) return null; // the page itself lives in a fixed frame
+  return `${describeLayer(layer)} over ${Math.round((top[1] / (grid * grid)) * 100)}% of the viewport`;
 }

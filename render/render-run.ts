@@ -3,15 +3,16 @@
 // the proxy, open windows, keep dialogs up, download, ask for permissions or install a service worker.
 import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { RenderedBuyControl, RenderedPage, RenderRequest, RenderRun } from '../scan/fetching/render.js';
+import { RENDER_BUDGET, type RenderedBuyControl, type RenderedPage, type RenderRequest, type RenderRun } from '../scan/fetching/render.js';
+import { BROWSER_UA } from '../outbound/fetch.js';
 import { startAddressProxy } from './address-proxy.js';
 import { NoAnswer, withTimeout } from './with-timeout.js';
-import { coverAt, initScript, probePage } from './page-scripts.js';
-import { MAX_HTML, readBuyControl, readProbe, type ProbeAnswer } from './page-data.js';
+import { coverAt, describeLayer, findOverlay, initScript, probePage } from './page-scripts.js';
+import { markBuyControls } from './buy-controls.js';
+import { MAX_HTML, readBuyControl, readMarkedBuyControls, readOverlay, readProbe, type ProbeAnswer } from './page-data.js';
+import { BROWSER_VIEW_CAPS as CAPS } from '../schemas/browser-view.js';
 import { photograph, type Screenshot } from './screenshot.js';
 
-/** What one render may spend, on top of its wall time. */
-export const RENDER_BUDGET = { maxRequests: 300, maxBytes: 32 * 1024 * 1024 };
 const CONTEXT_TIMEOUT_MS = 10_000;
 const SETTLE_MS = 1500; // after load: late scripts, cookie walls that open on a timer
 const PROBE_MS = 3000;
@@ -32,7 +33,7 @@ export async function renderRun(browser: Browser, req: RenderRequest): Promise<R
   let browserUnwell: string | null = null;
   let context: BrowserContext | null = null;
   try {
-    context = await withTimeout(newContext(browser, proxy.server), CONTEXT_TIMEOUT_MS);
+    context = await withTimeout(newContext(browser, proxy.server, BROWSER_UA(req.baseUrl, browser.version())), CONTEXT_TIMEOUT_MS);
     const popups = { count: 0 };
     let opening = 0; // tabs this run is opening: the event for them comes before newPage() returns
     // A tab the page opens by itself (a link with target=_blank clicked by a script) is closed at once.
@@ -82,8 +83,9 @@ export async function renderRun(browser: Browser, req: RenderRequest): Promise<R
   };
 }
 
-async function newContext(browser: Browser, proxyServer: string): Promise<BrowserContext> {
+async function newContext(browser: Browser, proxyServer: string, userAgent: string): Promise<BrowserContext> {
   const context = await browser.newContext({
+    userAgent,
     proxy: { server: proxyServer, bypass: '<-loopback>' }, // loopback goes through the proxy too
     serviceWorkers: 'block',
     acceptDownloads: false,
@@ -106,7 +108,7 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
   const started = performance.now();
   const left = () => budgetMs - (performance.now() - started);
   const probeReserve = Math.min(PROBE_MS, budgetMs * 0.3); // kept for reading the page after it loads
-  const out: RenderedPage = { url: target.url, kind: target.kind, outcome: 'rendered', detail: null, status: null, html: '', finalUrl: null, buyControls: [], webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
+  const out: RenderedPage = { url: target.url, kind: target.kind, outcome: 'rendered', detail: null, status: null, html: '', finalUrl: null, buyControls: [], buyControlsAllRead: false, overlay: null, webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
   let crashed = false;
   page.on('crash', () => void (crashed = true));
   page.on('dialog', (d) => {
@@ -146,7 +148,12 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
   out.webmcpTools = probe.tools;
   out.popupsBlocked = probe.popups;
   if (probe.domBytes > MAX_HTML) out.detail = `the DOM is ${Math.round(probe.domBytes / 1024 / 1024)} MiB; the first ${MAX_HTML / 1024 / 1024} MiB were read`;
-  out.buyControls = await buyControls(page, probe.candidates, left).catch(() => []);
+  // Before any control is scrolled into view: what covers the page as it opens.
+  out.overlay = readOverlay(await withTimeout(page.evaluate(inPage(findOverlay)), Math.max(200, Math.min(PROBE_MS, left()))).catch(() => null));
+  const marked = await withTimeout(page.evaluate(inPage(markBuyControls, CAPS.buyControls)), Math.max(200, Math.min(PROBE_MS, left()))).then(readMarkedBuyControls, () => null);
+  out.buyControls = marked ? await buyControls(page, marked, left).catch(() => []) : [];
+  // "No buy control" is a finding only when the page was looked through and every control found was read.
+  out.buyControlsAllRead = marked !== null && out.buyControls.length === marked.length;
   const shot = photographed && left() > 300 ? await photograph(page, Math.min(3000, left())) : null;
   out.ms = performance.now() - started;
   return { page: out, shot };
@@ -156,16 +163,16 @@ async function renderPage(page: Page, target: RenderRequest['pages'][number], bu
  * Role, accessible name and state of each marked buy control, as the accessibility tree gives them. A control the
  * tree could not be asked about in time (a busy machine) is left out rather than reported as unnamed.
  */
-async function buyControls(page: Page, count: number, left: () => number): Promise<RenderedBuyControl[]> {
+async function buyControls(page: Page, reasons: RenderedBuyControl['reason'][], left: () => number): Promise<RenderedBuyControl[]> {
   const controls: RenderedBuyControl[] = [];
-  for (let i = 0; i < count && left() > 200; i++) {
+  for (let i = 0; i < reasons.length && left() > 200; i++) {
     const control = page.locator(`[data-store-readiness-buy="${i}"]`);
     const timeout = Math.min(3000, left());
     const snapshot = await control.ariaSnapshot({ timeout }).catch(() => null);
     if (snapshot === null) continue;
     const enabled = await control.isEnabled({ timeout }).catch(() => false);
     const coveredBy = await withTimeout(page.evaluate(inPage(coverAt, i)), timeout).catch(() => null);
-    controls.push(readBuyControl(snapshot, enabled, coveredBy));
+    controls.push({ ...readBuyControl(snapshot, enabled, coveredBy), reason: reasons[i] });
   }
   return controls;
 }
@@ -175,9 +182,9 @@ async function buyControls(page: Page, count: number, left: () => number): Promi
  * in the page; a no-op stands in for it.
  */
 function inPage(fn: (...args: never[]) => unknown, ...args: unknown[]): string {
-  return `(() => { const __name = (f) => f; return (${fn.toString()})(${args.map((a) => JSON.stringify(a)).join(', ')}); })()`;
+  return `(() => { const __name = (f) => f; const describeLayer = ${describeLayer.toString()}; return (${fn.toString()})(${args.map((a) => JSON.stringify(a)).join(', ')}); })()`;
 }
 
 function skipped(target: RenderRequest['pages'][number], why: string): RenderedPage {
-  return { url: target.url, kind: target.kind, outcome: 'skipped', detail: `not rendered: ${why}`, status: null, html: '', finalUrl: null, buyControls: [], webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
+  return { url: target.url, kind: target.kind, outcome: 'skipped', detail: `not rendered: ${why}`, status: null, html: '', finalUrl: null, buyControls: [], buyControlsAllRead: false, overlay: null, webmcpTools: [], popupsBlocked: 0, dialogsDismissed: 0, domBytes: 0, ms: 0 };
 }

@@ -168,6 +168,53 @@ export interface McpProbe {
   card?: Resource;
 }
 
+/** What an agent got where a browser-like request got the page (scan/agents/judge.ts). */
+export type AgentAccess = 'served' | 'blocked' | 'challenged' | 'rate_limited' | 'degraded' | 'failed';
+
+/** The product facts an agent compares: what a bot shown another price or stock would see differently. */
+export interface FactsSeen {
+  name: string | null;
+  price: number | null;
+  currency: string | null;
+  availability: string | null;
+}
+
+/** One request of the agents matrix, judged against the browser-like request for the same page. */
+export interface AgentVisit {
+  url: string;
+  status: number | null;
+  access: AgentAccess;
+  challenge: string | null; // the challenge marker, or why the request failed
+  title: string | null; // the answer's title, capped (evidence)
+  server: string | null; // its Server header, capped (evidence)
+  ms: number;
+  facts: FactsSeen | null; // product page answers only
+  differences: string[]; // facts unlike the browser-like request's ("price 79 EUR, not 89 EUR")
+}
+
+/** The agents matrix of a root scan (scan/fetching/agents-matrix.ts): the store asked as each agent of scan/agents/table.ts. */
+export interface AgentMatrix {
+  status: 'checked' | 'not_run';
+  note: string | null; // why it did not run, or which agents were sampled
+  homeUrl: string | null;
+  productUrl: string | null;
+  /** The browser-like request each agent is compared with (our neutral user-agent): unsigned like the agents' when the scan signs, on the home page only once an agent got something else there. */
+  baseline: { home: AgentVisit | null; product: AgentVisit | null };
+  /** The same page asked signed (the scan's own request) and unsigned, when the scan signs. */
+  signedPair: { url: string; signed: AgentVisit; unsigned: AgentVisit } | null;
+  rows: AgentRun[];
+  requests: number; // sent by the matrix, redirect hops included
+  maxRequests: number;
+}
+
+export interface AgentRun {
+  agent: string; // its name in scan/agents/table.ts
+  robots: { home: boolean | null; product: boolean | null }; // its token allowed there (null: no such page)
+  home: AgentVisit | null; // null: not asked (see skipped)
+  product: AgentVisit | null;
+  skipped: string | null; // why a page was not asked
+}
+
 export interface Artifacts {
   inputUrl: string;
   origin: string; // scheme://host[:port] of the store as requested
@@ -204,4 +251,6 @@ export interface Artifacts {
   platform: 'shopify' | 'woocommerce' | 'bigcommerce' | 'magento' | 'other';
   fetchLog: { url: string; status: number | null; ms: number; outcome: string }[];
   x402: boolean; // any response was 402 with payment requirements
+  /** The agents matrix; absent on scans that do not run it (not a root scan, no requests allowed). */
+  agentMatrix?: AgentMatrix;
 }

@@ -3,12 +3,12 @@
 // never counted in it: the public score must not depend on whether the scanning instance had a browser.
 import type { BrowserFinding, BrowserView, RenderedPageView } from '../schemas/browser-view.js';
 import type { Artifacts, HttpResponse, PageFacts, ProductFacts } from './artifacts.js';
-import { challengeMarker } from './checks/bot-wall.js';
+import { challengeMarker } from './documents/challenge.js';
 import { nameIndex, normText } from './checks/page-text.js';
 import type { BodyReader } from './parser-threads/page-pool.js';
 import type { PageRead } from './parser-threads/page-work.js';
 import { priceMentions, samePrice, visiblePrices } from './products/price.js';
-import type { PageRenderer, RenderedPage, RenderRequest, RenderRun } from './fetching/render.js';
+import { RENDERED_PRODUCT_PAGES, type PageRenderer, type RenderedPage, type RenderRequest, type RenderRun } from './fetching/render.js';
 
 /** Words of an add-to-cart or buy control, in the languages the scanner reads. */
 const BUY_WORDS = /add(ing)? to (cart|bag|basket|trolley)|buy (it )?now|\bbuy\b|in den warenkorb|jetzt kaufen|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen/i;
@@ -16,8 +16,6 @@ const BUY_WORDS = /add(ing)? to (cart|bag|basket|trolley)|buy (it )?now|\bbuy\b|
 /** The rendered DOM an agent reads, like the fetcher's cap on an HTML body. */
 const MAX_READ_DOM = 2 * 1024 * 1024;
 
-/** Product pages rendered per scan, as many as the raw scan samples. */
-const PRODUCT_PAGES = 2;
 
 /**
  * The pages a browser agent would open: the home page and the sampled product pages; when fewer were recognised
@@ -28,7 +26,7 @@ export function renderTargets(a: Artifacts): RenderRequest['pages'] {
   const productLinks = new Set([...a.productUrlsFromHome, ...a.productUrlsFromSitemap]);
   const misses = (a.productMisses ?? []).filter((m) => m.resource.ok && productLinks.has(m.resource.res.requestedUrl));
   const products = [...a.pdps, ...misses].flatMap((p) => (p.resource.ok ? [p.resource.res.url] : [])).filter((u) => u !== home);
-  return [{ url: home, kind: 'home' }, ...[...new Set(products)].slice(0, PRODUCT_PAGES).map((url) => ({ url, kind: 'product' as const }))];
+  return [{ url: home, kind: 'home' }, ...[...new Set(products)].slice(0, RENDERED_PRODUCT_PAGES).map((url) => ({ url, kind: 'product' as const }))];
 }
 
 export function notRun(note: string): BrowserView {
@@ -102,12 +100,30 @@ function pageView(a: Artifacts, p: RenderedPage, rendered: PageRead | null): Ren
     challenge: marker ?? blocked,
     crawlers_see: seen(raw.page, raw.product, false),
     browser_agents_see: rendered ? seen(rendered.page, rendered.product, p.buyControls.length > 0) : { name: false, price: false, buy_button: false },
-    buy_controls: p.buyControls.map((c) => ({ role: c.role, name: c.name, enabled: c.enabled, covered_by: c.coveredBy })),
+    page_type: pageType(rendered),
+    buy_controls: p.buyControls.map((c) => ({ role: c.role, name: c.name, enabled: c.enabled, covered_by: c.coveredBy, recognised_by: c.reason })),
+    overlay: p.overlay,
     webmcp_tools: p.webmcpTools,
     popups_blocked: p.popupsBlocked,
     dialogs_dismissed: p.dialogsDismissed,
     ms: Math.max(0, Math.round(p.ms)),
   };
+}
+
+/**
+ * What a rendered page holds, whatever its address: several products (distinct Product entities, an ItemList, many
+ * prices) is a listing; one product page as the scanner recognises one (its markup, or name, price and buy signals)
+ * is a product page.
+ */
+function pageType(read: PageRead | null): RenderedPageView['page_type'] {
+  if (!read) return 'other';
+  const entities = read.page.entities;
+  const products = entities.filter((e) => e.types.includes('Product'));
+  const names = new Set(products.map((e) => String(e.props.name?.[0] ?? '')));
+  const grouped = entities.some((e) => e.types.includes('ProductGroup')); // a group's variants are Products too
+  if (entities.some((e) => e.types.includes('ItemList')) || (!grouped && names.size >= 2)) return 'listing';
+  if (read.recognition?.isProduct) return 'product';
+  return new Set(visiblePrices(read.page.visibleText.slice(0, 300_000))).size >= 3 ? 'listing' : 'other';
 }
 
 function rawAnswer(a: Artifacts, url: string): { res: HttpResponse | null; page: PageFacts | null; product: ProductFacts | null } {
@@ -152,7 +168,20 @@ function pageFindings(p: RenderedPageView, rendered: RenderedPage): BrowserFindi
   if (p.challenge) {
     out.push({ id: 'browser_challenge', page_url: at, title: 'A browser agent gets a challenge where a plain request does not', detail: p.challenge, fix: 'Let verified browser agents through: exempt signed agent requests (Web Bot Auth) and well-behaved headless browsers from the challenge, or challenge on abuse signals rather than on the browser being headless.' });
   }
-  if (p.kind === 'product' && rendered.outcome === 'rendered') {
+  const product = p.page_type === 'product' && rendered.outcome === 'rendered';
+  if (p.overlay) {
+    out.push({ id: 'overlay_covers_page', page_url: at, title: 'A layer covers most of the page after load', detail: p.overlay, fix: 'Let the page be read and used while a notice is open: show cookie and newsletter notices as a banner at the edge of the page, not as a layer over it, and open no modal on load.' });
+  }
+  if (product && p.buy_controls.length === 0 && rendered.buyControlsAllRead) {
+    out.push({
+      id: 'buy_control_missing',
+      page_url: at,
+      title: 'No buy control on a product page',
+      detail: `After scripts ran the page shows a product${p.browser_agents_see.price ? ' with a price' : ''}, but no add-to-cart or buy control was found: none by its words or label, a cart-like class, a cart form, a cart or bag icon, or a button beside the price.`,
+      fix: 'Show a visible button named "Add to cart" (or "Buy now") next to the price on every product page that can be bought, as a button or a form that posts to the cart: a browser agent looks for it there, by its name.',
+    });
+  }
+  if (product) {
     const c = p.crawlers_see;
     const b = p.browser_agents_see;
     const onlyAfter = (['name', 'price', 'buy_button'] as const).filter((k) => b[k] && !c[k]);

@@ -7,15 +7,20 @@ import { AppError } from '../lib/errors.js';
 import type { ProductFacts, Resource } from './artifacts.js';
 import { browserView, notRun } from './browser-view.js';
 import { createFetcher, type LookupFunction } from '../outbound/fetch.js';
-import { gather, homeUnusable } from './fetching/gather.js';
+import type { RequestSigner } from '../outbound/request-signer.js';
+import { gather, homeUnusable, HTML_ACCEPT } from './fetching/gather.js';
 import { readInPool, warmPagePool, type BodyReader } from './parser-threads/page-pool.js';
 import { RUBRIC_VERSION } from './checks/rubric.js';
 import { protocolFlags } from './protocols.js';
 import type { PageRenderer } from './fetching/render.js';
 import { runChecks } from './checks/registry.js';
 import { score } from './checks/score.js';
-import { normaliseScanTarget } from '../outbound/url.js';
+import { findRootCauses } from './checks/root-causes.js';
+import { hasExplicitScheme, normaliseScanTarget } from '../outbound/url.js';
 import { hostIdentity } from '../lib/hosts.js';
+import { isPublicEntry } from '../lib/public-entry.js';
+import { MATRIX_CONCURRENCY, MATRIX_REQUEST_TIMEOUT_MS, MATRIX_TIME_MS } from './fetching/agents-matrix.js';
+import { agentsReport } from './agents/report.js';
 
 export interface ScanLogger {
   warn(obj: unknown, msg?: string): void;
@@ -38,6 +43,12 @@ export interface ScanOptions {
   render?: PageRenderer;
   /** Wall time of the render (default 15 s), within what is left of timeoutMs. */
   renderTimeoutMs?: number;
+  /** Signs the scan's requests (Web Bot Auth); none when SIGN_REQUESTS is off or there is no key (the command line). */
+  signer?: RequestSigner;
+  /** The agents matrix's own request cap (AGENTS_MAX_REQUESTS) on a scan of a store's root; 0 or absent: not run. */
+  agentsMaxRequests?: number;
+  /** The address was typed without a scheme: https is tried first, then plain http when https gives no answer. */
+  schemeGuessed?: boolean;
 }
 
 /** Less time than this left in the scan, and the browser is not started: a render needs a few seconds at least. */
@@ -53,7 +64,8 @@ export async function runScan(rawUrl: string, opts: ScanOptions): Promise<AuditR
  */
 export async function auditStore(target: string | URL, opts: ScanOptions): Promise<{ audit: AuditResult; homeUrl: string | null }> {
   throwIfAborted(opts.signal);
-  const url = typeof target === 'string' ? normaliseScanTarget(target, opts) : new URL(target.href);
+  let url = typeof target === 'string' ? normaliseScanTarget(target, opts) : new URL(target.href);
+  const schemeGuessed = opts.schemeGuessed ?? (typeof target === 'string' && !hasExplicitScheme(target));
   if (!opts.read) await warmPagePool(); // before the deadline starts: a cold pool is not the store's slowness
   throwIfAborted(opts.signal);
   const started = performance.now();
@@ -69,16 +81,38 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
     lookup: opts.lookup,
     baseUrl: opts.baseUrl,
     log: opts.log,
+    signer: opts.signer,
   });
 
-  const artifacts = await gather(url, fetcher, { baseUrl: opts.baseUrl, maxRequests: opts.maxRequests, read: opts.read ?? readInPool });
+  // No scheme typed: https first; a server that gives no answer over https (a plain-HTTP server, a closed port 443)
+  // is scanned over http, and the result says so.
+  let home: Resource | undefined;
+  let addressNote: string | null = null;
+  if (schemeGuessed && url.protocol === 'https:') {
+    home = await fetcher.fetch(url.href, { kind: 'html', accept: HTML_ACCEPT });
+    if (!home.res && !home.ok && home.reason !== 'timeout' && home.reason !== 'blocked') {
+      const plain = new URL(url.href);
+      plain.protocol = 'http:';
+      addressNote = `No scheme was given and ${url.href} did not answer over HTTPS (${home.detail.slice(0, 80)}), so ${plain.href} was scanned: the store answers in plain HTTP.`;
+      url = plain;
+      home = undefined;
+    }
+  }
+  const artifacts = await gather(url, fetcher, {
+    baseUrl: opts.baseUrl,
+    maxRequests: opts.maxRequests,
+    read: opts.read ?? readInPool,
+    agents: agentsOf(url, opts),
+    home,
+  });
   throwIfAborted(opts.signal);
   assertHomeUsable(artifacts.home, fetcher.deadlineHit, opts);
 
-  const results = runChecks(artifacts, (id, err) =>
-    opts.log?.warn({ check: id, err: err instanceof Error ? err.message : String(err) }, 'check threw; scored as fail'),
+  const { results, causes } = findRootCauses(
+    runChecks(artifacts, (id, err) => opts.log?.warn({ check: id, err: err instanceof Error ? err.message : String(err) }, 'check threw; scored as fail')),
+    artifacts,
   );
-  const scored = score(results);
+  const scored = score(results, causes);
   // The fetcher's ports (see createFetcher above), for the browser's requests.
   const allowedPorts = opts.allowedPorts ?? (opts.allowPrivate || opts.allowIPAddressList?.length ? 'any' : [80, 443]);
   const renderMs = Math.min(opts.renderTimeoutMs ?? 15_000, opts.timeoutMs - (performance.now() - started));
@@ -88,7 +122,7 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
       : await browserView(
           artifacts,
           opts.render,
-          { rules: { allowPrivate: opts.allowPrivate, allowIPAddressList: opts.allowIPAddressList, allowedPorts, lookup: opts.lookup, log: opts.log }, deadlineMs: renderMs, signal: opts.signal },
+          { rules: { allowPrivate: opts.allowPrivate, allowIPAddressList: opts.allowIPAddressList, allowedPorts, lookup: opts.lookup, log: opts.log }, baseUrl: opts.baseUrl, deadlineMs: renderMs, signal: opts.signal },
           opts.read ?? readInPool,
         );
   throwIfAborted(opts.signal);
@@ -103,13 +137,46 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
     cap_reason: scored.cap_reason,
     pillars: scored.pillars,
     top_fixes: scored.top_fixes,
+    root_causes: scored.root_causes,
     protocols: protocolFlags(artifacts, results),
     products: artifacts.pdps.flatMap((p) => (p.product ? [productSeen(p.product)] : [])),
     fetched: artifacts.fetchLog.map((e) => ({ url: e.url, status: e.status, ms: Math.max(0, Math.round(e.ms)), outcome: e.outcome })),
     duration_ms: Math.max(0, Math.round(performance.now() - started)),
     browser_view,
+    agents: agentsReport({ matrix: artifacts.agentMatrix, browserView: browser_view, signer: opts.signer, notRun: agentsNotRunNote(url, opts), baseUrl: opts.baseUrl }),
+    ...(addressNote ? { address_note: addressNote } : {}),
   };
   return { audit, homeUrl: artifacts.home.res?.url ?? null };
+}
+
+/**
+ * The agents matrix's fetcher, on a scan of a store's root when the instance allows it: its own request cap, two in
+ * flight, MATRIX_TIME_MS of the scan's deadline, the same address rules. Its requests are never signed.
+ */
+function agentsOf(url: URL, opts: ScanOptions): { fetcher: ReturnType<typeof createFetcher>; maxRequests: number; signed: boolean } | undefined {
+  if (agentsNotRunNote(url, opts) !== null) return undefined;
+  const maxRequests = opts.agentsMaxRequests ?? 0;
+  const fetcher = createFetcher({
+    allowPrivate: opts.allowPrivate,
+    allowIPAddressList: opts.allowIPAddressList,
+    allowedPorts: opts.allowedPorts ?? (opts.allowIPAddressList?.length && !opts.allowPrivate ? 'any' : undefined),
+    maxRequests,
+    deadlineMs: Math.min(opts.timeoutMs, MATRIX_TIME_MS),
+    requestTimeoutMs: Math.min(requestTimeout(opts), MATRIX_REQUEST_TIMEOUT_MS),
+    concurrency: MATRIX_CONCURRENCY,
+    signal: opts.signal,
+    lookup: opts.lookup,
+    baseUrl: opts.baseUrl,
+    log: opts.log,
+  });
+  return { fetcher, maxRequests, signed: opts.signer !== undefined };
+}
+
+/** Why this scan runs no agents matrix, or null when it runs one. */
+function agentsNotRunNote(url: URL, opts: ScanOptions): string | null {
+  if (!opts.agentsMaxRequests) return 'Not run: this instance runs no agents matrix (AGENTS_MAX_REQUESTS=0).';
+  if (!isPublicEntry(url)) return "Not run: the agents matrix runs on scans of a store's root only.";
+  return null;
 }
 
 /** Maps an unusable homepage (gather.ts homeUnusable) to the error the caller gets. */

@@ -44,6 +44,10 @@ export const BuyControl = z
       .max(BROWSER_VIEW_CAPS.coveredBy)
       .nullable()
       .describe(`What sits over the control's centre after load (a cookie wall, a modal), or null when nothing does. ${untrusted}`),
+    recognised_by: z
+      .enum(['words', 'hint', 'cart_form', 'icon', 'near_price'])
+      .optional()
+      .describe('Why it was taken for a buy control: its words or label, a cart-like id or class, the submit button of a cart form, an icon button whose class or image says cart or bag, or a button beside the price.'),
   })
   .meta({ id: 'BuyControl' });
 
@@ -65,7 +69,11 @@ const Seen = z.object({
 export const RenderedPage = z
   .object({
     url: z.string(),
-    kind: z.enum(['home', 'product']),
+    kind: z.enum(['home', 'product']).describe('Why it was rendered: home, the address scanned; product, a sampled product link.'),
+    page_type: z
+      .enum(['product', 'listing', 'other'])
+      .optional()
+      .describe('What the page holds after scripts ran: one product (its markup or name, price and buy signals), a listing of several, or neither.'),
     outcome: z.enum(['rendered', 'timeout', 'crashed', 'failed', 'skipped']).describe('rendered: loaded and read; timeout: the page did not settle within the budget; crashed: the tab died (memory).'),
     detail: z.string().nullable(),
     http_status: z.int().nullable(),
@@ -73,6 +81,12 @@ export const RenderedPage = z
     crawlers_see: Seen.describe('In the raw HTML, without running scripts.'),
     browser_agents_see: Seen.describe('In the DOM after scripts ran.'),
     buy_controls: z.array(BuyControl).max(BROWSER_VIEW_CAPS.buyControls),
+    overlay: z
+      .string()
+      .max(BROWSER_VIEW_CAPS.coveredBy + 40)
+      .nullable()
+      .optional()
+      .describe(`A layer over most of the viewport after load (a cookie wall, a modal), or null. ${untrusted}`),
     webmcp_tools: z.array(WebMcpTool).max(BROWSER_VIEW_CAPS.webmcpTools),
     popups_blocked: count,
     dialogs_dismissed: count,
@@ -82,7 +96,19 @@ export const RenderedPage = z
 
 export const BrowserFinding = z
   .object({
-    id: z.enum(['script_only_product', 'buy_control_unnamed', 'buy_control_covered', 'browser_challenge', 'page_unresponsive', 'page_crashed', 'dom_oversized', 'popups', 'requests_refused']),
+    id: z.enum([
+      'script_only_product',
+      'buy_control_unnamed',
+      'buy_control_covered',
+      'browser_challenge',
+      'page_unresponsive',
+      'page_crashed',
+      'dom_oversized',
+      'popups',
+      'requests_refused',
+      'buy_control_missing',
+      'overlay_covers_page',
+    ]),
     page_url: z.string().nullable(),
     title: z.string(),
     detail: z.string().describe(`What the browser saw. ${untrusted}`),
@@ -112,6 +138,10 @@ export const BrowserView = z
       .optional()
       .describe('Why the screenshot is smaller than usual or missing: a page whose picture is over the byte cap is taken at a lower quality, then at half size, then left out. Absent on scans made before the cap.'),
     duration_ms: z.int().min(0),
+    from_scan: z
+      .object({ scan_id: z.int().min(1), scanned_at: z.string() })
+      .optional()
+      .describe('Present when this scan could not render and the view is the last one rendered for the same address: the scan it comes from.'),
   })
   .describe('What browser agents see: the home page and the sampled product pages rendered in headless Chromium, beside what crawlers see.')
   .meta({ id: 'BrowserView' });

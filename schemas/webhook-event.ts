@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { Grade } from './scan-result.js';
 
-export const EVENT_TYPES = ['scan.completed', 'score.changed', 'grade.changed', 'check.regressed', 'agent_ready.changed', 'audit.completed'] as const;
+export const EVENT_TYPES = ['scan.completed', 'score.changed', 'grade.changed', 'check.regressed', 'agent_ready.changed', 'audit.completed', 'agents.changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent by "Send test event", whatever events the endpoint picked. */
 export const TEST_EVENT_TYPE = 'webhook.test';
@@ -15,6 +15,7 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'check.regressed': 'At least one check moved down from pass or partial (to partial, fail, or gone).',
   'agent_ready.changed': 'The store became agent-ready, or stopped being agent-ready.',
   'audit.completed': 'A deep audit the account started has finished (done or failed); its coverage per fact comes along.',
+  'agents.changed': 'An AI agent now gets another answer than in the scan before: newly blocked or challenged (or let in again) on the home or product page.',
 };
 
 const Status = z.enum(['pass', 'partial', 'fail']);
@@ -44,6 +45,16 @@ export const ScanEventData = z.object({
   previous_grade: Grade.nullable(),
   previous_agent_ready: z.boolean().nullable(),
   changed_checks: z.array(ChangedCheck),
+  agents_changed: z
+    .array(
+      z.object({
+        agent: z.string().describe('The agent, e.g. "ChatGPT-User".'),
+        page: z.enum(['home', 'product']),
+        from: z.string().describe('What it got in the scan before: served, blocked, challenged, rate_limited, degraded or failed.'),
+        to: z.string().describe('What it gets now.'),
+      }),
+    )
+    .describe('Pages whose answer changed for an AI agent; empty when nothing changed or a scan had no agents matrix.'),
 });
 
 export const WebhookBody = z.object({

@@ -1,6 +1,7 @@
 // Builds the express app from explicit dependencies (config, store, logger) without listening, so tests
 // start the real thing on port 0. Order: logging → guards → API (v1 + alias) → MCP → documents and pages
 // → JSON 404 under /api → one error handler.
+import type { Config } from '../lib/config.js';
 import express, { type Express } from 'express';
 import type { AppParts } from '../tools/context.js';
 import { createAppState, type AppState } from '../tools/app-state.js';
@@ -30,6 +31,9 @@ import type { SecretBox } from '../monitoring/secrets.js';
 import { secretBoxFor } from './monitoring.js';
 import { createMetrics, storeErrorCode } from '../lib/metrics.js';
 import { metricsRouter } from './metrics.js';
+import { createKeyring, type Keyring } from '../bot-auth/keyring.js';
+import { directoryResponder } from '../bot-auth/directory.js';
+import { signatureDirectoryRouter } from '../well-known/signature-directory.js';
 
 /** The app's parts (tools/context.ts AppParts, its state made here when not given) and what only the app needs. */
 export interface AppDeps extends Omit<AppParts, 'state'> {
@@ -42,10 +46,17 @@ export interface AppDeps extends Omit<AppParts, 'state'> {
   box?: SecretBox;
   /** What the app keeps between calls: scan bound, running scans, caches (default: new); shared with the monitoring worker. */
   state?: AppState;
+  /** The scanner's signing keys (default: on the app's store when SIGN_REQUESTS is on; null: requests go unsigned). */
+  keyring?: Keyring | null;
+  /** Wakes this instance's monitoring worker (main.ts), so a test event a merchant sends goes out at once. */
+  wakeMonitoring?: () => void;
 }
 
-export function createApp(deps: AppDeps): Express {
-  const { config } = deps;
+export function createApp(given: AppDeps): Express {
+  const { config } = given;
+  const box = given.box ?? secretBoxFor(config); // webhook secrets, the home form's cookie, the signing keys
+  const keyring = given.keyring !== undefined ? given.keyring : config.SIGN_REQUESTS ? keyringOf(given, box) : null;
+  const deps: AppDeps = { ...given, box, requestSigner: given.requestSigner ?? keyring?.signer };
   const routes = deps.routes ?? ROUTES;
   const guards = deps.guards ?? createGuards({ config, db: deps.db });
   const state = deps.state ?? createAppState(config);
@@ -97,10 +108,10 @@ export function createApp(deps: AppDeps): Express {
 
   // Other surfaces mount here, one line each: MCP, well-known documents, badge, verify, pages.
   app.get(MCP_PATH, mcpPageForBrowsers(config.BASE_URL));
-  app.use(mcpRouter({ ...deps, documents: publicDocuments(config.BASE_URL, routes), state, metrics }));
+  app.use(mcpRouter({ ...deps, documents: publicDocuments(config, routes), state, metrics }));
   app.use(wellKnownRouter({ config, routes }));
+  if (keyring) app.use(signatureDirectoryRouter(directoryResponder(keyring, config.BASE_URL)));
   app.use(sitemapRouter(deps));
-  const box = deps.box ?? secretBoxFor(config); // webhook secrets, and the home form's cookie of scans before sign-in
   app.use(consoleRouter({ ...deps, guards, state, box }));
   app.use(pagesRouter({ ...deps, guards, state, box }));
   app.use(pageNotFound);
@@ -109,9 +120,15 @@ export function createApp(deps: AppDeps): Express {
   return app;
 }
 
+/** The instance's keyring on the app's store, its private keys sealed by the app's secret box. */
+export function keyringOf(deps: Pick<AppDeps, 'config' | 'db' | 'log'>, box: SecretBox): Keyring {
+  return createKeyring({ keys: deps.db.signingKeys, box, signatureAgent: deps.config.BASE_URL, warn: (obj, msg) => deps.log.warn(obj, msg) });
+}
+
 /** The documents MCP resources serve, rendered as the web serves them. */
-function publicDocuments(baseUrl: string, routes: RouteDef[]): PublicDocuments {
-  const llms = llmsTxt(baseUrl, routes);
+function publicDocuments(config: Config, routes: RouteDef[]): PublicDocuments {
+  const baseUrl = config.BASE_URL;
+  const llms = llmsTxt(baseUrl, routes, config.SCAN_MAX_REQUESTS);
   return {
     llmsTxt: () => llms,
     reportMarkdown: (report) => renderReportMarkdown(report, baseUrl),

@@ -17,6 +17,7 @@ import { BaselineError, loadBaseline } from '../ci/baseline.js';
 import { HostedScanError, scanThroughServer } from '../ci/hosted-scan.js';
 import { junitXml } from '../ci/junit.js';
 import { summaryMarkdown } from '../ci/markdown.js';
+import { createChromiumRenderer } from '../render/chromium.js';
 
 export interface Writer {
   write(chunk: string): unknown;
@@ -49,8 +50,10 @@ export const SCAN_USAGE = `Usage: store-readiness scan <url> [options]
   --server URL           scan through a hosted instance's API instead of locally, so the scan is stored there
                          (history, index, console)
   --key KEY              its Pro API key (better: set ${API_KEY_ENV})
+  --no-browser           skip the browser view even where Chromium is installed (local scans)
 
-Environment: SCAN_TIMEOUT_MS, SCAN_MAX_REQUESTS, SCAN_ALLOW_PRIVATE, BASE_URL (local scans); ${API_KEY_ENV}.
+Environment: SCAN_TIMEOUT_MS, SCAN_MAX_REQUESTS, AGENTS_MAX_REQUESTS, SCAN_ALLOW_PRIVATE, BASE_URL,
+             CHROMIUM_PATH, RENDER_TIMEOUT_MS (local scans); ${API_KEY_ENV}.
 Exit codes: 0 scanned and every gate passed, 1 a gate failed (each failure is named on stderr),
             2 usage error, or the store could not be scanned, or the baseline could not be read.
 `;
@@ -63,6 +66,7 @@ export interface ScanArgs {
   baseline: string | null;
   server: string | null;
   key: string | null;
+  browser: boolean;
 }
 
 export class UsageError extends Error {}
@@ -108,6 +112,7 @@ export function parseScanArgs(argv: readonly string[], env: Record<string, strin
         'fail-on': { type: 'string' },
         server: { type: 'string' },
         key: { type: 'string' },
+        'no-browser': { type: 'boolean' },
       },
     });
   } catch (err) {
@@ -138,6 +143,7 @@ export function parseScanArgs(argv: readonly string[], env: Record<string, strin
     baseline: values.baseline ?? null,
     server: values.server ?? null,
     key: values.server === undefined ? null : (values.key ?? env[API_KEY_ENV] ?? null) || null,
+    browser: !values['no-browser'],
   };
 }
 
@@ -156,7 +162,7 @@ export class JobError extends Error {}
 export async function runScanJob(args: ScanArgs, env: Record<string, string | undefined>, signal?: AbortSignal): Promise<ScanJob> {
   try {
     const baseline = args.baseline === null ? null : await loadBaseline(args.baseline, { signal });
-    const { json, report } = args.server ? await scanThroughServer(args.server, args.url, { key: args.key ?? undefined, signal }) : await scanLocally(args.url, env, signal);
+    const { json, report } = args.server ? await scanThroughServer(args.server, args.url, { key: args.key ?? undefined, signal }) : await scanLocally(args.url, env, args.browser, signal);
     return { json, report, baseline, gate: evaluateGates(report, baseline, args.gates) };
   } catch (err) {
     if (err instanceof BaselineError || err instanceof HostedScanError) throw new JobError(err.message);
@@ -167,16 +173,25 @@ export async function runScanJob(args: ScanArgs, env: Record<string, string | un
   }
 }
 
-async function scanLocally(url: string, env: Record<string, string | undefined>, signal?: AbortSignal): Promise<{ json: AuditResult; report: CiReport }> {
+async function scanLocally(url: string, env: Record<string, string | undefined>, browser: boolean, signal?: AbortSignal): Promise<{ json: AuditResult; report: CiReport }> {
   const config = loadConfig(env);
-  const result = await runScan(url, {
-    allowPrivate: config.SCAN_ALLOW_PRIVATE,
-    maxRequests: config.SCAN_MAX_REQUESTS,
-    timeoutMs: config.SCAN_TIMEOUT_MS,
-    baseUrl: config.BASE_URL,
-    signal,
-  });
-  return { json: result, report: CiReport.parse(result) };
+  // The browser view where Chromium is installed, as the service renders: the same report wherever a scan runs.
+  const renderer = browser ? createChromiumRenderer({ executablePath: config.CHROMIUM_PATH, concurrency: Math.min(1, config.RENDER_CONCURRENCY) }) : null;
+  try {
+    const result = await runScan(url, {
+      allowPrivate: config.SCAN_ALLOW_PRIVATE,
+      maxRequests: config.SCAN_MAX_REQUESTS,
+      timeoutMs: config.SCAN_TIMEOUT_MS,
+      baseUrl: config.BASE_URL,
+      signal,
+      agentsMaxRequests: config.AGENTS_MAX_REQUESTS,
+      render: renderer ?? undefined,
+      renderTimeoutMs: config.RENDER_TIMEOUT_MS,
+    });
+    return { json: result, report: CiReport.parse(result) };
+  } finally {
+    await renderer?.close();
+  }
 }
 
 /** The job in one format. */

@@ -1,4 +1,5 @@
-// The command line (README.md "Command line"): scan | serve | backup | keys create|list|revoke | delist | relist | vertical | seed.
+// The command line (README.md "Command line"): scan | serve | backup | keys create|list|revoke | delist | relist | vertical
+// | seed | signing-key list|rotate.
 // Keys, delisting and verticals act on the configured store directly; nothing here needs the HTTP server running.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../lib/config.js';
@@ -12,6 +13,7 @@ import type { Repository } from '../db/repo.js';
 import { VERTICALS } from '../schemas/params.js';
 import { indexHost } from '../lib/hosts.js';
 import { runScanCommand } from './cli-scan.js';
+import { signingKeyCommand } from './cli-signing-key.js';
 import { join, resolve } from 'node:path';
 import { BackupError, backupSqlite } from '../db/sqlite/backup.js';
 import { readFileSync } from 'node:fs';
@@ -27,7 +29,9 @@ const USAGE = `Usage: store-readiness <command>
   delist <host> | relist <host>         hide a store from (or return it to) the public index
   vertical <host> <vertical>            set a listed store's vertical (${VERTICALS.join(', ')})
   seed <file>                           queue root scans of the stores listed (one root a line), drained by every instance
-  seed status                           seeded stores queued, done and failed, and the pace of the last hour`;
+  seed status                           seeded stores queued, done and failed, and the pace of the last hour
+  signing-key list                      the scanner's Web Bot Auth keys (generation, key id, state)
+  signing-key rotate [--now]            a new signing key: listed at once, signing after the directory's cache time (--now: at once)`;
 
 type Out = { out: (s: string) => void; err: (s: string) => void };
 const stdio: Out = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) };
@@ -43,14 +47,16 @@ export async function runCli(argv: string[], env = process.env, io: Out = stdio)
     return -1; // keep running
   }
   if (command === 'backup') return backup(rest, env, io);
-  if (command === 'keys' || command === 'delist' || command === 'relist' || command === 'vertical' || command === 'seed') return withStore(env, io, command, rest);
+  if (command === 'keys' || command === 'delist' || command === 'relist' || command === 'vertical' || command === 'seed' || command === 'signing-key') return withStore(env, io, command, rest);
   io.err(USAGE);
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
 }
 
 async function withStore(env: NodeJS.ProcessEnv, io: Out, command: string, rest: string[]): Promise<number> {
-  const db = await createRepo(loadConfig(env));
+  const config = loadConfig(env);
+  const db = await createRepo(config);
   try {
+    if (command === 'signing-key') return await signingKeyCommand(config, db, io, rest);
     if (command === 'delist' || command === 'relist') {
       if (rest.length !== 1) return usage(io);
       const host = indexHost(rest[0]);

@@ -18,6 +18,7 @@ import { createCrawl } from './crawl.js';
 import { createMailer } from '../accounts/mailer.js';
 import { closePagePool, reportPagePoolErrors, warmPagePool } from '../scan/parser-threads/page-pool.js';
 import { createChromiumRenderer } from '../render/chromium.js';
+import { keyringOf } from './app.js';
 
 export interface Running {
   server: Server;
@@ -70,11 +71,23 @@ export async function serve(config: Config): Promise<Running> {
   reportPagePoolErrors((err) => log.warn({ err }, 'page parser thread failed; reading in the main thread meanwhile'));
   const mailer = createMailer(config, log); // one mailer for sign-in links and owner notifications
   const state = createAppState(config); // one scan bound and one set of running scans for the API and the worker
-  const monitoring = createMonitoring({ config, db, log, state, box, mailer, metrics });
-  const crawl = createCrawl({ config, db, log, metrics }); // deep audits and the seeded index, in pools of their own
+  // The scanner's signing key, made on first start (one for every instance of the store): its directory is ready
+  // before the first signed request goes out.
+  const keyring = config.SIGN_REQUESTS ? keyringOf({ config, db, log }, box) : null;
+  await keyring?.signer();
   // The browser view when Chromium is installed (started on the first scan); without it scans say it did not run.
+  // The monitoring worker's scheduled scans share it, as they share the scan bound.
   const renderer = createChromiumRenderer({ executablePath: config.CHROMIUM_PATH, concurrency: config.RENDER_CONCURRENCY, log, metrics }) ?? undefined;
-  const app = createApp({ config, db, log, state, box, mailer, metrics, renderer });
+  const monitoring = createMonitoring({ config, db, log, state, box, mailer, metrics, renderer, requestSigner: keyring?.signer });
+  const crawl = createCrawl({ config, db, log, metrics, requestSigner: keyring?.signer }); // deep audits and the seeded index, in pools of their own
+  const wakeMonitoring = config.MONITOR === 'on' ? () => monitoring.wake() : undefined;
+  const app = createApp({ config, db, log, state, box, mailer, metrics, renderer, keyring, wakeMonitoring });
+  // The scanner warms before listening: its patterns compile on this thread (seconds on a busy machine), which held
+  // every request sent on the "listening" line until it was done. The parser threads keep loading after, off this
+  // thread; /readyz says ready only then, and a scan arriving earlier waits for them before its deadline starts.
+  app.locals.warming = true;
+  const warmStarted = performance.now();
+  const warmed = warmPagePool();
   const server = app.listen(config.PORT, config.HOST);
   Object.assign(server, { connectionsCheckingInterval: 1_000 }); // read on 'listening': enforce the timeouts below every 1 s, not Node's 30 s (R8)
   try {
@@ -99,16 +112,10 @@ export async function serve(config: Config): Promise<Running> {
     { url, store: config.MONGODB_URI ? 'mongodb' : 'sqlite', baseUrl: config.BASE_URL, shutdownBoundMs: shutdownBoundMs(config), browserView: renderer ? 'on' : 'off' },
     'store-readiness listening',
   );
-  // The scanner warms once listening (threads loaded, patterns compiled: a few seconds on a busy machine);
-  // /readyz says ready only then. A scan arriving earlier waits for it before its deadline starts.
-  app.locals.warming = true;
-  const warmStarted = performance.now();
-  setImmediate(() =>
-    void warmPagePool().then(() => {
-      app.locals.warming = false;
-      log.info({ ms: Math.round(performance.now() - warmStarted) }, 'scanner warm');
-    }),
-  );
+  void warmed.then(() => {
+    app.locals.warming = false;
+    log.info({ ms: Math.round(performance.now() - warmStarted) }, 'scanner warm');
+  });
   if (config.MONITOR === 'on') monitoring.start(); // scheduled scans and webhook deliveries (MONITOR=off: none here)
   if (config.CRAWL_WORKERS + config.SEED_CONCURRENCY > 0) crawl.start();
 

@@ -43,8 +43,11 @@ export function secretBoxFor(config: Pick<Config, 'SECRETS_KEY' | 'MONGODB_URI' 
   return secretBox(parseSecretsKey(readFileSync(file, 'utf8').trim()));
 }
 
-/** A monitor's scan: a call of scan_store through the one invoke path, on the account's Pro quota; no renderer is passed. */
-export function monitorScan(deps: Omit<AppParts, 'renderer'>): MonitorScan {
+/**
+ * A monitor's scan: a call of scan_store through the one invoke path, on the account's Pro quota, with the instance's
+ * browser like any other scan, so a scheduled scan carries the same browser view as one asked for on the site.
+ */
+export function monitorScan(deps: AppParts): MonitorScan {
   return async ({ origin, accountId }) => {
     // The scan is the account's: its scans page lists it, and it never joins a running scan started by someone else.
     const caller: Caller = { kind: 'pro', keyId: null, accountId, ip: 'monitor', monitor: true };
@@ -74,7 +77,17 @@ export const accountMail = (db: Repository, mailer: Mailer): SendMail => async (
 };
 
 export function createMonitoring(
-  deps: { config: Config; db: Repository; log: Logger; state: AppState; mailer?: Mailer; metrics?: ServiceMetrics; scanOverrides?: ToolContext['scanOverrides'] } & Partial<
+  deps: {
+    config: Config;
+    db: Repository;
+    log: Logger;
+    state: AppState;
+    mailer?: Mailer;
+    metrics?: ServiceMetrics;
+    scanOverrides?: ToolContext['scanOverrides'];
+    requestSigner?: ToolContext['requestSigner'];
+    renderer?: ToolContext['renderer'];
+  } & Partial<
     Pick<WorkerDeps, 'sendMail' | 'now' | 'box' | 'runScan' | 'lookup' | 'allowIPAddressList'>
   >,
 ): MonitoringWorker {

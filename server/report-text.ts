@@ -28,11 +28,18 @@ export function renderReport(r: AuditResult): string {
   out.push(`Agent readiness of ${clean(r.host, 120)}`);
   out.push(`Scanned ${clean(r.url, 200)} at ${r.scanned_at} in ${(r.duration_ms / 1000).toFixed(1)} s (rubric ${r.rubric_version})`);
   out.push('');
+  if (r.address_note) out.push(clean(r.address_note, 300));
   out.push(`Score  ${r.score}/100   Grade ${r.grade}`);
   if (r.capped) {
     const why = r.cap_reason ? (CAP_TEXT[r.cap_reason] ?? r.cap_reason) : 'a hard block';
     out.push('');
     out.push(`!! CAPPED at ${CAP_SCORE}: ${why} (${r.cap_reason ?? 'hard block'}). Fix this first; nothing else counts until agents get in.`);
+  }
+  for (const cause of r.root_causes ?? []) {
+    out.push('');
+    out.push(`>> START HERE: ${clean(cause.title, 160)} (fix ${cause.check_id}: up to +${cause.points} pts)`);
+    out.push(`   ${clean(cause.detail)}`);
+    out.push(`   Until it is fixed, ${cause.blocks.length} checks are not assessed: ${cause.blocks.join(', ')}.`);
   }
   out.push('');
 
@@ -44,8 +51,9 @@ export function renderReport(r: AuditResult): string {
     out.push('');
     out.push('Findings');
     for (const { pillar, c } of findings) {
+      if (c.blocked_by) continue; // listed once under START HERE
       const mark = c.status === 'fail' ? 'FAIL   ' : 'PARTIAL';
-      out.push(`  ${mark} ${clean(c.title, 120)} (${pillar}, ${c.points}/${c.max})${c.hard_block && c.status === 'fail' ? ' [hard block]' : ''}`);
+      out.push(`  ${mark} ${clean(c.label, 120)} (${pillar}, ${c.points}/${c.max})${c.hard_block && c.status === 'fail' ? ' [hard block]' : ''}`);
       if (c.evidence) out.push(`          ${clean(c.evidence)}`);
     }
   }
@@ -57,6 +65,15 @@ export function renderReport(r: AuditResult): string {
       out.push(`  ${String(i + 1).padStart(2)}. +${f.points} pts  ${clean(f.title, 160)}`);
       out.push(`         ${clean(f.how, 400)}`);
     });
+  }
+
+  const view = r.browser_view;
+  if (view) {
+    out.push('');
+    out.push('What browser agents see (not scored)');
+    out.push(`  ${clean(view.note, 300)}`);
+    for (const f of view.findings) out.push(`  - ${clean(f.title, 120)}${f.page_url ? ` (${clean(f.page_url, 120)})` : ''}: ${clean(f.detail, 200)}`);
+    if (view.status === 'rendered' && view.findings.length === 0) out.push('  No browser findings.');
   }
 
   const seen = r.products.filter((p) => p.name);
@@ -73,6 +90,16 @@ export function renderReport(r: AuditResult): string {
           : 'no price';
       const basis = p.availability?.source === 'html' && p.availability_basis ? `, ${availabilityBasisPhrase(p.availability_basis)}` : '';
       out.push(`  ${clean(p.name?.value ?? '', 80)} · ${clean(price, p.price_not_read ? 240 : 60)} · ${clean(p.availability?.value ?? 'no availability', 40)}${basis} (${p.markup})`);
+    }
+  }
+  const agents = r.agents?.status === 'checked' ? r.agents.rows.filter((a) => a.got_page === false || a.same_facts === false) : [];
+  if (agents.length > 0) {
+    out.push('');
+    out.push('AI agents that did not get what a browser gets');
+    for (const a of agents) {
+      const missed = (['home', 'product'] as const).flatMap((p) => (a[p] && a[p].access !== 'served' ? [`${a[p].access} on the ${p} page (${a[p].status ?? 'no answer'})`] : []));
+      const facts = a.same_facts === false ? [`shown ${(a.product?.differences ?? []).join(', ')}`] : [];
+      out.push(`  ${clean(a.agent, 40)}: ${clean([...missed, ...facts].join('; '), 300)}`);
     }
   }
   out.push('');

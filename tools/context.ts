@@ -19,6 +19,8 @@ export interface AppParts {
   scanOverrides?: ToolContext['scanOverrides'];
   /** The browser for "what browser agents see" (main.ts makes one when Chromium is installed). */
   renderer?: ToolContext['renderer'];
+  /** Signs the scanner's requests (createApp makes it from the keyring unless SIGN_REQUESTS is off). */
+  requestSigner?: ToolContext['requestSigner'];
 }
 
 export interface CallParts {
@@ -43,6 +45,7 @@ export function toolContext(app: AppParts, call: CallParts): ToolContext {
     metrics: app.metrics,
     scanOverrides: app.scanOverrides,
     renderer: app.renderer,
+    requestSigner: app.requestSigner,
     app: app.state,
   };
 }

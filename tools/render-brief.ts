@@ -18,7 +18,7 @@ export interface BriefOptions {
 
 export function renderBrief(scan: ScanResult, opts: BriefOptions): string {
   const ctx = briefContext(scan, opts);
-  return [header(ctx), fixes(ctx), browserFixes(ctx), artifacts(ctx), verify(ctx)].join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
+  return [header(ctx), fixes(ctx), browserFixes(ctx), agentFindings(ctx), artifacts(ctx), verify(ctx)].join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
 }
 
 const tableCell = (md: string): string => md.replace(/\|/g, '\\|');
@@ -180,6 +180,18 @@ function browserFixes(ctx: Ctx): string {
     (f, i) => `${i + 1}. **${oneLine(f.title, 160)}** (${inlineCode(f.id, 40)}${f.page_url ? `, ${inlineCode(f.page_url, 200)}` : ''}). Seen: ${inlineCode(f.detail, 300)} Fix: ${oneLine(f.fix, 400)}`,
   );
   return `## For browser agents (not scored)\n\nAgents that shop in a real browser met these on the rendered pages. They do not change the score; re-scan to confirm.\n\n${items.join('\n')}`;
+}
+
+/** What each AI agent met (the agents matrix); its blocks and cloaking already count in access_no_bot_wall above. */
+function agentFindings(ctx: Ctx): string {
+  const agents = ctx.scan.agents;
+  if (!agents || agents.status !== 'checked') return '';
+  const findings = Array.isArray(agents.findings) ? agents.findings : [];
+  if (findings.length === 0) return "## For each AI agent\n\nEvery agent asked got the pages a browser gets, with the same product facts.";
+  const items = findings.map(
+    (f, i) => `${i + 1}. **${oneLine(f.title, 160)}** (${inlineCode(f.id, 40)}: ${f.agents.map((a) => inlineCode(a, 40)).join(', ') || 'every unsigned agent'}). Seen: ${inlineCode(f.detail, 400)} Fix: ${oneLine(f.fix, 900)}`,
+  );
+  return `## For each AI agent\n\nThe store asked as each AI agent, beside a browser-like request (as seen from our scanner). Blocks of the user fetchers and cloaking count in \`access_no_bot_wall\`; the rest is reported.\n\n${items.join('\n')}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

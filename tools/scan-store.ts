@@ -6,15 +6,15 @@
 import { z } from 'zod';
 import { auditStore } from '../scan/index.js';
 import { isAgentReady } from '../scan/checks/rubric.js';
-import { normaliseScanTarget } from '../outbound/url.js';
+import { hasExplicitScheme, normaliseScanTarget } from '../outbound/url.js';
 import { hostIdentity } from '../lib/hosts.js';
 import { entryVerdict, isPublicEntry } from '../lib/public-entry.js';
 import { performance } from 'node:perf_hooks';
 import { AppError } from '../lib/errors.js';
 import { isDatabaseUnavailable } from '../lib/db-failure.js';
 import { StoreUrl, Vertical } from '../schemas/params.js';
-import { ScanResult } from '../schemas/scan-result.js';
-import type { LatestEntry, RankWindow, Repository } from '../db/repo.js';
+import { ScanResult, type AuditResult } from '../schemas/scan-result.js';
+import type { LatestEntry, RankWindow } from '../db/repo.js';
 import { reportUrl } from './readiness.js';
 import { storableReport } from './stored-report.js';
 import type { Reservation } from './scan-gate.js';
@@ -32,6 +32,7 @@ export const scanStore = defineTool({
   preflight: plan,
   async handler(args, ctx, planned?: ScanPlan) {
     const { vertical } = args;
+    const schemeGuessed = !hasExplicitScheme(args.url); // "shop.example": https first, then plain http
     const { target, key, place } = planned ?? plan(args, ctx); // tools/invoke.ts plans first; a direct call plans here
     const flights = ctx.app.scanFlights;
     if (flights.has(key)) {
@@ -39,7 +40,7 @@ export const scanStore = defineTool({
       return flights.run(key, ctx.signal, () => Promise.reject(new Error('a joined scan never starts work')));
     }
     const held = place ?? ctx.app.scanGate.reserve(); // the scan it meant to join has just ended
-    return flights.run(key, ctx.signal, (signal) => held.run(() => measured(hostIdentity(target), () => scanAndSave(target, vertical, { ...ctx, signal }), ctx), signal));
+    return flights.run(key, ctx.signal, (signal) => held.run(() => measured(hostIdentity(target), () => scanAndSave(target, vertical, { ...ctx, signal }, schemeGuessed), ctx), signal));
   },
 });
 
@@ -97,8 +98,9 @@ async function measured(host: string, scan: () => Promise<ScanResult>, ctx: Tool
 const flightKey = (target: URL, vertical: string | undefined, caller: Caller): string =>
   [caller.monitor ? `monitor:${caller.accountId ?? ''}` : 'public', target.href, vertical ?? ''].join(' ');
 
-async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undefined, ctx: ToolContext): Promise<ScanResult> {
+async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undefined, ctx: ToolContext, schemeGuessed: boolean): Promise<ScanResult> {
   const { config, db } = ctx;
+  const signer = ctx.requestSigner ? await ctx.requestSigner() : undefined;
   const { audit, homeUrl } = await auditStore(target, {
     allowPrivate: config.SCAN_ALLOW_PRIVATE,
     maxRequests: config.SCAN_MAX_REQUESTS,
@@ -108,6 +110,9 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
     log: ctx.log,
     render: ctx.renderer,
     renderTimeoutMs: config.RENDER_TIMEOUT_MS,
+    signer,
+    agentsMaxRequests: config.AGENTS_MAX_REQUESTS,
+    schemeGuessed,
     ...(ctx.scanOverrides as object | undefined),
   });
 
@@ -115,27 +120,30 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
   // vertical (a scan naming another one is ranked in that vertical's window without rewriting the store's).
   const scanned = new URL(audit.url);
   const previous = await db.latestByHost(audit.host);
+  const previousReport = previous ? ((await db.getScan(previous.scanId))?.report as Partial<ScanResult> | undefined) : undefined;
   const root = isPublicEntry(scanned); // only a root scan needs the store's entry and owners to be judged
   const { publicEntry, note } = entryVerdict({
     scanned,
     landed: homeUrl ? new URL(homeUrl) : null,
-    entryUrl: root ? await entryUrlOf(db, previous) : null,
+    entryUrl: root ? entryUrlOf(previousReport) : null,
     ownerOrigins: root ? (await db.monitoring.verifiedClaims(audit.host)).map((c) => c.origin) : [],
   });
   // A listed store keeps its vertical, even none: only its verified owner or the operator sets it.
   const keptVertical = previous ? previous.vertical : (vertical ?? null);
   const id = await db.allocateScanId();
-  const window = await db.rankWindow(audit.host, {
-    vertical: vertical ?? null,
-    asIf: { score: audit.score, grade: audit.grade },
-  });
+  const asIf = { score: audit.score, grade: audit.grade };
+  const window = await db.rankWindow(audit.host, { vertical: vertical ?? null, asIf });
+  // The neighbors' rank is within the vertical the call named; the whole index's rank goes beside it, named.
+  const overall = vertical ? await db.rankWindow(audit.host, { asIf, above: 0, below: 0 }) : window;
   // What a page put into the report is held to the report's schema and size before anything is stored.
   const result = storableReport({
     scan_id: id,
     report_url: reportUrl(config.BASE_URL, id),
     vertical: keptVertical,
     neighbors: neighborsOf(window, audit.host),
+    ...(window && overall ? { rank: { scope: vertical ?? null, position: window.rank, of: window.total, overall: { position: overall.rank, of: overall.total } } } : {}),
     ...audit,
+    browser_view: keptBrowserView(audit, previousReport),
     public_entry: publicEntry,
     public_entry_note: note,
   });
@@ -159,10 +167,22 @@ async function scanAndSave(target: URL, vertical: ScanResult['vertical'] | undef
 }
 
 /** The URL asked by the scan that is the store's public entry now, if it is listed. */
-async function entryUrlOf(db: Repository, entry: LatestEntry | null): Promise<URL | null> {
-  const scan = entry ? await db.getScan(entry.scanId) : null;
-  const url = (scan?.report as { url?: unknown } | undefined)?.url;
+function entryUrlOf(report: Partial<ScanResult> | undefined): URL | null {
+  const url = report?.url;
   return typeof url === 'string' && URL.canParse(url) ? new URL(url) : null;
+}
+
+/**
+ * A scan that could not render (no browser here, too little time, a browser that failed) keeps the last browser view
+ * of the same address and says from when, so a report does not lose its view because of where the scan ran.
+ */
+function keptBrowserView(audit: AuditResult, previous: Partial<ScanResult> | undefined): AuditResult['browser_view'] {
+  const now = audit.browser_view;
+  const last = previous?.browser_view;
+  if (!now || now.status === 'rendered' || last?.status !== 'rendered' || previous?.url !== audit.url || typeof previous.scan_id !== 'number') return now;
+  const from = { scan_id: last.from_scan?.scan_id ?? previous.scan_id, scanned_at: last.from_scan?.scanned_at ?? String(previous.scanned_at) };
+  const day = from.scanned_at.slice(0, 10);
+  return { ...last, from_scan: from, note: `${now.note.replace(/\.$/, '')}. Shown instead: the browser view of the scan of ${day} (report ${from.scan_id}), the last one rendered.` };
 }
 
 function neighborsOf(window: RankWindow | null, host: string): ScanResult['neighbors'] {

@@ -8,6 +8,7 @@ import type { Repository } from '../db/repo.js';
 import type { PageRenderer } from '../scan/fetching/render.js';
 import type { ServiceMetrics } from '../lib/metrics.js';
 import type { AppState } from './app-state.js';
+import type { RequestSigner } from '../outbound/request-signer.js';
 
 export type Surface = 'mcp' | 'functions';
 
@@ -41,6 +42,8 @@ export interface ToolContext {
   scanOverrides?: { lookup?: unknown; allowIPAddressList?: string[]; requestTimeoutMs?: number };
   /** The instance's browser for "what browser agents see"; absent when it has none. */
   renderer?: PageRenderer;
+  /** The signer of the scanner's requests (Web Bot Auth, bot-auth/keyring.ts); absent when SIGN_REQUESTS is off. */
+  requestSigner?: () => Promise<RequestSigner>;
   /** What the app keeps between calls (its scan bound, running scans, caches): made by createApp, one per app. */
   app: AppState;
 }

@@ -1,5 +1,6 @@
 // GET /llms.txt: the site summary for agents (llmstxt.org: an H1, a "> " summary, then sections of Markdown links),
 // generated from the MCP tools, the function-calling tools and the route table so it cannot drift from them.
+import { DIRECTORY_MEDIA_TYPE, DIRECTORY_PATH } from '../bot-auth/directory.js';
 import { ROUTES, type RouteDef } from '../rest/routes.js';
 import { deprecationNote } from '../rest/deprecation.js';
 import { MCP_CURRENT_REVISION, mcpTools } from '../tools/mcp-tools.js';
@@ -13,6 +14,7 @@ import { API_CATALOG_PATH } from '../lib/links.js';
 import { RESOURCES, RESOURCE_TEMPLATES } from '../tools/resources/index.js';
 import { PROMPTS } from '../tools/prompts/index.js';
 import { WEBHOOKS_DOC_PATH } from './webhooks-md.js';
+import { RENDER_BUDGET, RENDERED_PRODUCT_PAGES } from '../scan/fetching/render.js';
 
 const firstSentence = (text: string): string => (/^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text).trim();
 
@@ -25,7 +27,8 @@ function executesAs(tool: AnyTool, routes: RouteDef[]): string {
   return route ? `${route.method.toUpperCase()} /api/v1${route.path}` : 'not callable here';
 }
 
-export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
+/** `scanMaxRequests`: SCAN_MAX_REQUESTS, the raw requests one scan may send, stated as this instance holds it. */
+export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES, scanMaxRequests = 20): string {
   const toolLine = (t: AnyTool) => `- \`${t.name}\`: ${firstSentence(t.description)}`;
   // Plain GET paths are links; templated or POST paths are shown as code (a link would not work as written).
   const routeLines = routes.map((r) => {
@@ -48,6 +51,7 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     '- Read before you recommend: check a store\'s readiness, then fetch the full report when you need to explain a score.',
     '- Scans are for merchants auditing their own store: do not scan third-party stores on a user\'s behalf. A store with no stored report returns an error whose `next_action` names the scan endpoint.',
     '- Only a scan of a store\'s own root sets its public score, badge and verification: `/` at the host as the index files it (no `www.`, no trailing dot) or at the origin its verified owner claimed; another spelling of the host counts only when it redirects there. A scan of any other page, or of a root that redirects to another site, is stored and reported with `public_entry: false` (and a note saying why) and changes none of them. A listed store keeps its vertical whatever a scan names; only its verified owner (in the console) or the operator changes it.',
+    `- What a scan fetches: raw requests as crawlers see the store (the home page, robots.txt, sitemaps, llms.txt, well-known documents, up to two product pages where robots.txt allows, read-only MCP calls; at most ${scanMaxRequests} requests, no scripts), then, where the service has a headless Chromium, the browser view: the address scanned and up to ${RENDERED_PRODUCT_PAGES} of those product pages with scripts on, loading what they load (at most ${RENDER_BUDGET.maxRequests} requests per scan; reported beside the score, not in it). No cart, checkout, login or order, ever. Every request names the scanner and ${baseUrl}/bot.`,
     '- Owner verification: a `<meta name="store-readiness-verification">` in the `<head>` of the store\'s root, or the token on a line of its own in a `text/plain` `/.well-known/store-readiness.txt`, served by the claimed host itself. It lasts while the token stays: every verified claim is re-checked daily.',
     '- Every error is JSON with `code`, `message` and often a machine-readable `next_action`. A 429, or a 503 `SCANNER_BUSY` when every scanning place is taken, carries `Retry-After`; wait that long.',
     '',
@@ -93,6 +97,11 @@ export function llmsTxt(baseUrl: string, routes: RouteDef[] = ROUTES): string {
     `- [MCP server card](${baseUrl}${MCP_CARD_PATH}) (the same card at [the well-known path](${baseUrl}${SERVER_CARD_PATH})), found through the [AI Catalog](${baseUrl}${AI_CATALOG_PATH}) and the [MCP catalog](${baseUrl}${MCP_CATALOG_PATH}).`,
     `- [Changelog](${baseUrl}${CHANGELOG_PATH}): every change users can see, breaking changes and deprecations announced first.`,
     `- Markdown pages: send \`Accept: text/markdown\` to [the home page](${baseUrl}/), [the readiness index](${baseUrl}/index) or a report (\`/r/{scan_id}\`) for a compact Markdown version.`,
+    '',
+    '## How the scanner identifies itself to stores',
+    '',
+    `- Signed requests (Web Bot Auth, unless this instance turned signing off): every request in the scanner's own name carries \`Signature-Agent: sig1="${baseUrl}"\` and an Ed25519 HTTP Message Signature (RFC 9421) over the request's authority and that member, tagged \`web-bot-auth\`, valid 5 minutes. A site verifies it with the key whose JWK thumbprint is the \`keyid\`, from the [key directory](${baseUrl}${DIRECTORY_PATH}) (\`${DIRECTORY_MEDIA_TYPE}\`, itself signed by each key it lists), and may allow the scanner on that basis. [Who the scanner is and how to allow or refuse it](${baseUrl}/bot).`,
+    `- Each AI agent's door: a scan of a store's root also asks its home page and one product page as each AI agent that matters for shopping (ChatGPT-User, Claude-User, Perplexity-User, MistralAI-User, the AI search indexers and training crawlers), with the agent's own user-agent followed by \`store-readiness-agents/1.0 (+${baseUrl}/bot)\`, unsigned, two at a time, under its own request cap; crawlers that robots.txt turns away are not asked. The report's \`agents\` part says what each got.`,
     '',
   ].join('\n');
 }

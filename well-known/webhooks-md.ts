@@ -34,6 +34,7 @@ export function webhooksMd(config: Pick<Config, 'BASE_URL' | 'WEBHOOK_RETRY_SCHE
       changed_checks: [
         { id: regressed.id, label: 'llms.txt for agents', pillar: regressed.pillar, from: 'pass', to: 'fail', points_from: regressed.points, points_to: 0, max: regressed.points, regressed: true },
       ],
+      agents_changed: [{ agent: 'ChatGPT-User', page: 'product', from: 'served', to: 'challenged' }],
     },
   };
   return [
@@ -73,6 +74,8 @@ export function webhooksMd(config: Pick<Config, 'BASE_URL' | 'WEBHOOK_RETRY_SCHE
     '```',
     '',
     '`changed_checks` lists every check whose status moved since `previous_scan_id` (empty for a first scan, when the `previous_*` fields are null); `regressed` marks the ones that moved down from pass or partial.',
+    '',
+    '`agents_changed` lists the pages whose answer changed for an AI agent (the report\'s agents matrix: `served`, `blocked`, `challenged`, `rate_limited`, `degraded` or `failed`); `agents.changed` is sent when it is not empty.',
     '',
     '## Verifying',
     '',

@@ -19,6 +19,7 @@
 //   still check the expiry, since the TTL monitor removes rows only about once a minute.
 // - Counts that pages ask for on every request are kept as counters in the same transaction as the rows
 //   (the score histogram here), never counted by walking an index.
+import { scanIdOf, sequenceOf } from '../../lib/scan-ids.js';
 import { MongoClient, MongoError, MongoErrorLabel, MongoServerError } from 'mongodb';
 import type { ClientSession, Collection, Db, MongoClientOptions, TransactionOptions } from 'mongodb';
 import * as Q from './queries.js';
@@ -39,6 +40,7 @@ import type {
 import { assertVertical, HOST_PREFIX_MAX } from '../repo.js';
 import { MongoAccounts } from './accounts.js';
 import { MongoAudits, MongoQueue } from './queue.js';
+import { MongoSigningKeys, SIGNING_KEYS_COLLECTION } from './signing-keys.js';
 import { toLatest, toScan, toScanJson } from './docs.js';
 import type { MongoRunner } from './runner.js';
 import { DatabaseUnavailableError } from '../../lib/db-failure.js';
@@ -181,6 +183,7 @@ export class MongoRepo implements Repository {
   readonly accounts: MongoAccounts;
   readonly queue: MongoQueue;
   readonly audits: MongoAudits;
+  readonly signingKeys: MongoSigningKeys;
 
   constructor(uri: string, dbName: string) {
     this.client = new MongoClient(uri, MONGO_CLIENT_OPTIONS);
@@ -199,12 +202,13 @@ export class MongoRepo implements Repository {
     this.accounts = new MongoAccounts(this.db, runner);
     this.queue = new MongoQueue(this.db, runner);
     this.audits = new MongoAudits(this.db, runner);
+    this.signingKeys = new MongoSigningKeys(this.db, runner);
   }
 
   async init(): Promise<void> {
     await this.client.connect();
     this.transactions = await supportsTransactions(this.db);
-    await ensureCollections(this.db, ['scans', 'latest', 'delisted', 'counters', 'score_buckets', 'score_bands']);
+    await ensureCollections(this.db, ['scans', 'latest', 'delisted', 'counters', 'score_buckets', 'score_bands', SIGNING_KEYS_COLLECTION]);
     await Promise.all([
       this.scans.createIndexes(Q.INDEXES.scans),
       this.latest.createIndexes(Q.INDEXES.latest),
@@ -239,7 +243,7 @@ export class MongoRepo implements Repository {
   private async seedScanCounter(): Promise<void> {
     const highest = await this.scans.findOne({}, { sort: Q.HIGHEST_ID_SORT, projection: { _id: 1 }, maxTimeMS: STORE_TIMEOUT_MS });
     await retryOnDuplicate(() =>
-      this.counters.updateOne(Q.counterFilter(Q.SCAN_COUNTER), Q.counterAtLeast(highest?._id ?? 0), { upsert: true }),
+      this.counters.updateOne(Q.counterFilter(Q.SCAN_COUNTER), Q.counterAtLeast(sequenceOf(highest?._id ?? 0)), { upsert: true }),
     );
   }
 
@@ -318,7 +322,7 @@ export class MongoRepo implements Repository {
       }),
     );
     if (!doc) throw new Error('MongoRepo: scan_id counter upsert returned nothing');
-    return doc.n;
+    return scanIdOf(doc.n);
   }
 
   // The same scan saved again (a retry after a failure half-way) is not a conflict.

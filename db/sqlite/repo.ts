@@ -2,6 +2,7 @@
 // `latest` holds only listed hosts (a delisted host's row is removed and rebuilt from its scans on relist), so
 // every read is a plain index query. A two-level score histogram, kept exact in the same transactions, turns
 // rank counts from O(hosts above) (57 ms for a bottom host at 1M rows) into sums over a few dozen rows.
+import { scanIdOf } from '../../lib/scan-ids.js';
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -20,8 +21,10 @@ import type {
 } from '../repo.js';
 import { assertVertical, HOST_PREFIX_MAX, HOST_PREFIX_WINDOW, prefixEnd } from '../repo.js';
 import type { AccountRepo } from '../accounts-repo.js';
+import type { SigningKeyRepo } from '../signing-keys-repo.js';
 import { SqliteAccounts, migrateAccountSchema } from './accounts.js';
 import { MONITORING_SCHEMA, SqliteMonitoring } from './monitoring.js';
+import { SIGNING_KEYS_SCHEMA, SqliteSigningKeys } from './signing-keys.js';
 import { migrate, type Migration, type MigrationResult } from './migrations.js';
 import { QUEUE_SCHEMA, SqliteQueue } from './queue.js';
 import { AUDIT_SCHEMA, SqliteAudits } from './audits.js';
@@ -114,7 +117,7 @@ CREATE TABLE IF NOT EXISTS usage (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS usage_period ON usage(period);
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
-INSERT OR IGNORE INTO counters (name, n) VALUES ('scan_id', (SELECT COALESCE(MAX(id), 0) FROM scans));
+INSERT OR IGNORE INTO counters (name, n) VALUES ('scan_id', (SELECT CASE WHEN MAX(id) >= 16777216 THEN MAX(id) / 16777216 ELSE COALESCE(MAX(id), 0) END FROM scans)); -- the sequence of the highest id (lib/scan-ids.ts)
 `;
 
 const BUSY_TIMEOUT_MS = 250;
@@ -149,6 +152,7 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     up: (db) => db.exec('CREATE TABLE IF NOT EXISTS health_probe (id INTEGER PRIMARY KEY, pad BLOB NOT NULL)'),
   },
   { version: 3, does: 'the work queue, host pace and deep audit tables', up: (db) => db.exec(QUEUE_SCHEMA + AUDIT_SCHEMA) },
+  { version: 4, does: "the scanner's signing keys", up: (db) => db.exec(SIGNING_KEYS_SCHEMA) },
 ];
 const BAND_WIDTH = 5;
 const bandOf = (score: number): number => Math.floor(score / BAND_WIDTH);
@@ -213,6 +217,7 @@ export class SqliteRepo implements Repository {
   private probeStmt!: Database.Statement<[number], unknown>;
   private readonly topCache = new Map<string, TopStmts>();
   private accountsRepo: SqliteAccounts | null = null;
+  private signingKeysRepo: SqliteSigningKeys | null = null;
 
   get accounts(): AccountRepo {
     this.assertOpen();
@@ -222,6 +227,12 @@ export class SqliteRepo implements Repository {
   readonly monitoring: SqliteMonitoring;
   readonly queue: SqliteQueue;
   readonly audits: SqliteAudits;
+
+  get signingKeys(): SigningKeyRepo {
+    this.assertOpen();
+    if (!this.signingKeysRepo) throw new Error('SqliteRepo: init() has not been called');
+    return this.signingKeysRepo;
+  }
 
   /** What init() found and did to the schema (for the start-up log line). */
   migration: MigrationResult | null = null;
@@ -255,6 +266,7 @@ export class SqliteRepo implements Repository {
     // file already at the newest version.
     ensureTables(this.db);
     this.accountsRepo = new SqliteAccounts(this.db);
+    this.signingKeysRepo = new SqliteSigningKeys(this.db);
     this.monitoring.init();
     this.queue.init();
     this.audits.init();
@@ -437,9 +449,9 @@ export class SqliteRepo implements Repository {
   }
 
   async allocateScanId(): Promise<number> {
-    const id = this.q.nextScanId.get();
-    if (id === undefined) throw new Error('SqliteRepo: scan_id counter missing');
-    return id;
+    const sequence = this.q.nextScanId.get();
+    if (sequence === undefined) throw new Error('SqliteRepo: scan_id counter missing');
+    return scanIdOf(sequence);
   }
 
   private bucketAdd(score: number, vertical: string | null, delta: 1 | -1): void {

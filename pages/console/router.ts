@@ -37,6 +37,8 @@ export interface ConsoleDeps {
   mailer?: Mailer;
   /** Seals webhook secrets (SECRETS_KEY); made by the composition root. */
   box: SecretBox;
+  /** Wakes this instance's monitoring worker, when it runs one (MONITOR=on). */
+  wakeMonitoring?: () => void;
 }
 
 const PRUNE_EVERY_MS = 10 * 60_000;

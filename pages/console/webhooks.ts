@@ -98,7 +98,7 @@ ${attempts.length === 0
 </table></div>`}`);
 }
 
-export function webhooksRouter(deps: { db: Repository; config: Config; box: SecretBox }): Router {
+export function webhooksRouter(deps: { db: Repository; config: Config; box: SecretBox; wakeMonitoring?: () => void }): Router {
   const { db, config, box } = deps;
   const ep = { db, config, box };
   const router = Router();
@@ -148,18 +148,28 @@ export function webhooksRouter(deps: { db: Repository; config: Config; box: Secr
     }
   });
 
+  // A send answers with a redirect here (POST, redirect, GET): reloading shows the page again, and sends nothing.
+  const sentNotice = (sent: unknown): Notice => {
+    if (sent !== 'test' && sent !== 'resend') return {};
+    const what = sent === 'test' ? 'A webhook.test event' : 'The delivery, with the same webhook-id,';
+    const when = deps.wakeMonitoring
+      ? 'is being sent now; reload in a moment to see the attempt below'
+      : `is queued and goes out at the next pass of a monitoring worker (every ${Math.round(config.MONITOR_POLL_MS / 1000)} seconds); reload then to see the attempt below`;
+    return { ok: `${what} ${when}.` };
+  };
+
   router.get('/console/webhooks/:id', requireAccount, async (req, res) => {
     const who = signedIn(res)!;
     const endpoint = await endpointOf(res, who, String(req.params.id));
-    if (endpoint) sendConsolePage(res, await renderEndpoint(db, who, endpoint));
+    if (endpoint) sendConsolePage(res, await renderEndpoint(db, who, endpoint, sentNotice(req.query.sent)));
   });
 
-  const action = (name: string, run: (who: ConsoleLocals, endpoint: WebhookEndpoint, req: { body?: unknown }) => Promise<Notice | 'gone'>) =>
+  const action = (name: string, run: (who: ConsoleLocals, endpoint: WebhookEndpoint, req: { body?: unknown }) => Promise<Notice | 'gone' | 'sent-test' | 'sent-resend'>) =>
     router.post(`/console/webhooks/:id/${name}`, requireAccount, form, async (req, res) => {
       const who = signedIn(res)!;
       const endpoint = await endpointOf(res, who, String(req.params.id));
       if (!endpoint) return;
-      let outcome: Notice | 'gone';
+      let outcome: Notice | 'gone' | 'sent-test' | 'sent-resend';
       try {
         outcome = await run(who, endpoint, req);
       } catch (err) {
@@ -168,12 +178,16 @@ export function webhooksRouter(deps: { db: Repository; config: Config; box: Secr
         return sendConsolePage(res, await renderEndpoint(db, who, endpoint, { error: err.message }), { status, headers: err.headers });
       }
       if (outcome === 'gone') return void res.redirect(303, '/console/webhooks?removed=1');
+      if (outcome === 'sent-test' || outcome === 'sent-resend') {
+        deps.wakeMonitoring?.();
+        return void res.redirect(303, `/console/webhooks/${endpoint.id}?sent=${outcome.slice(5)}`);
+      }
       sendConsolePage(res, await renderEndpoint(db, who, (await db.monitoring.getEndpoint(endpoint.id))!, outcome));
     });
 
   action('test', async (who, endpoint) => {
     await sendTestEvent(ep, who.account.id, endpoint.id);
-    return { ok: 'A webhook.test event is on its way; its delivery appears below within a few seconds (reload).' };
+    return 'sent-test';
   });
   action('rotate', async (who, endpoint) => {
     const { secret, previousValidUntil } = await rotateSecret(ep, who.account.id, endpoint.id);
@@ -189,7 +203,7 @@ export function webhooksRouter(deps: { db: Repository; config: Config; box: Secr
   });
   action('resend', async (who, _endpoint, req) => {
     await resend(ep, who.account.id, String(formFields(req).delivery ?? ''));
-    return { ok: 'Sent again with the same webhook-id; the new attempt appears below within a few seconds (reload).' };
+    return 'sent-resend';
   });
   action('delete', async (who, endpoint) => {
     await db.monitoring.removeEndpoint(who.account.id, endpoint.id);

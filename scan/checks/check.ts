@@ -6,11 +6,17 @@ import { rubricRow, type CheckId, type HardBlock, type RubricRow } from './rubri
 
 export type CheckStatus = 'pass' | 'partial' | 'fail';
 
+/** The failures that make other checks moot (scan/checks/root-causes.ts), most fundamental first. */
+export const ROOT_CAUSE_IDS = ['storefront_closed', 'robots_block_crawl', 'no_readable_product_page'] as const;
+export type RootCauseId = (typeof ROOT_CAUSE_IDS)[number];
+
 export interface CheckOutcome {
   status: CheckStatus;
   evidence: string; // what was seen: URL, status, header or snippet (plain text; escaped where rendered)
-  capReason?: HardBlock; // a failure that caps the score; a failing hardBlock check caps by default for H1/H2 (score.ts)
+  capReason?: HardBlock | null; // a failure that caps the score; a failing hardBlock check caps by default for H1/H2 (score.ts); null: this failure does not
   how?: string; // the fix for this store, when it depends on what was found (the store's protocol version); else def.how
+  needs?: 'product_page'; // the check could not judge the store for want of this (no sampled product page)
+  blockedBy?: RootCauseId; // set by root-causes.ts, never by a check: the failure that makes this one moot
 }
 
 /** What a check file declares: its id, texts and logic. Its pillar, order and points come from the rubric. */

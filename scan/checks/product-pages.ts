@@ -39,7 +39,7 @@ export function aggregatePdps(
   opts: { partial?: boolean } = {},
 ): CheckOutcome {
   const pdps = sampledPdps(a);
-  if (pdps.length === 0) return { status: 'fail', evidence: noPdpEvidence(a) };
+  if (pdps.length === 0) return noPdpOutcome(a);
   const verdicts = pdps.map((p) => ({ p, v: judge(p) }));
   let status: CheckStatus;
   if (verdicts.every(({ v }) => v.status === 'pass')) status = 'pass';
@@ -48,6 +48,11 @@ export function aggregatePdps(
   if (status === 'partial' && opts.partial === false) status = 'fail';
   const evidence = verdicts.map(({ p, v }) => `${p.url}: ${v.evidence}`).join('; ');
   return { status, evidence };
+}
+
+/** A check that could not judge the store for want of a product page (scan/checks/root-causes.ts groups them). */
+export function noPdpOutcome(a: Artifacts): CheckOutcome {
+  return { status: 'fail', evidence: noPdpEvidence(a), needs: 'product_page' };
 }
 
 /** "no product page found", with what was tried so a merchant can see why. */

@@ -6,7 +6,8 @@ import type { CheckDef, CheckOutcome, CheckStatus } from './check.js';
 import { INTERNAL_ERROR_EVIDENCE } from './evidence.js';
 import { PILLARS } from './pillars.js';
 import { CAP_SCORE, GRADE_BANDS, pillarMax, type HardBlock } from './rubric.js';
-import type { Check, Fix, Grade, Pillar } from '../../schemas/scan-result.js';
+import type { Check, Fix, Grade, Pillar, RootCauseFinding } from '../../schemas/scan-result.js';
+import type { RootCause } from './root-causes.js';
 
 export const CAP_NOTE = 'This takes effect once agents can reach your store: fix the blocking issue first.';
 
@@ -24,6 +25,7 @@ export interface ScoreResult {
   cap_reason: HardBlock | null;
   pillars: z.infer<typeof Pillar>[];
   top_fixes: z.infer<typeof Fix>[];
+  root_causes: z.infer<typeof RootCauseFinding>[];
 }
 
 /** docs/checks.md §6: the best band the score reaches, else E. */
@@ -36,12 +38,13 @@ export function earnedPoints(def: CheckDef, status: CheckStatus): number {
 }
 
 /**
- * The cap a result imposes: a failing check's own capReason, else its hardBlock for H1/H2. H3 (storefront closed)
- * caps only when the check says so, because a bare 5xx or timeout is an ordinary failure (docs/checks.md §5).
+ * The cap a result imposes: a failing check's own capReason (null: none), else its hardBlock for H1/H2. H3 (storefront
+ * closed) caps only when the check says so, because a bare 5xx or timeout is an ordinary failure (docs/checks.md §5);
+ * H2 does not when only some of the agents are walled.
  */
 export function capReasonOf({ def, outcome }: ScoredInput): HardBlock | null {
   if (outcome.status !== 'fail' || outcome.evidence === INTERNAL_ERROR_EVIDENCE) return null;
-  if (outcome.capReason) return outcome.capReason;
+  if (outcome.capReason !== undefined) return outcome.capReason;
   return def.hardBlock === 'H1' || def.hardBlock === 'H2' ? def.hardBlock : null;
 }
 
@@ -51,7 +54,11 @@ function byPillarThenOrder(x: CheckDef, y: CheckDef): number {
   return (PILLAR_ORDER.get(x.pillar) ?? 99) - (PILLAR_ORDER.get(y.pillar) ?? 99) || x.order - y.order;
 }
 
-export function score(results: readonly ScoredInput[]): ScoreResult {
+/**
+ * `causes` (scan/checks/root-causes.ts): a check a root cause makes moot is no fix of its own; its points go to the
+ * root cause's fix, which unlocks them, so the fixes still add up to what the store can gain.
+ */
+export function score(results: readonly ScoredInput[], causes: readonly RootCause[] = []): ScoreResult {
   const rows = results.map((r) => ({ ...r, earned: earnedPoints(r.def, r.outcome.status), cap: capReasonOf(r) }));
   const raw = rows.reduce((sum, r) => sum + r.earned, 0);
   const caps = [...new Set(rows.flatMap((r) => (r.cap ? [r.cap] : [])))].sort();
@@ -70,18 +77,24 @@ export function score(results: readonly ScoredInput[]): ScoreResult {
       title: r.outcome.status === 'pass' ? r.def.title : r.def.failureTitle,
       why: r.def.why,
       hard_block: r.def.hardBlock !== undefined,
+      ...(r.outcome.blockedBy ? { blocked_by: r.outcome.blockedBy } : {}),
     }));
     return { id: p.id, label: p.label, score: mine.reduce((s, r) => s + r.earned, 0), max: pillarMax(p.id), checks };
   });
 
   const fixes = rows
+    .filter((r) => !r.outcome.blockedBy)
     .map((r) => {
-      const gap = r.def.points - r.earned;
+      const cause = causes.find((c) => c.checkId === r.def.id);
+      const unlocks = cause ? rows.filter((d) => d.outcome.blockedBy === cause.id) : [];
+      const gap = r.def.points - r.earned + unlocks.reduce((sum, d) => sum + d.def.points - d.earned, 0);
       // docs/checks.md §3 and §5: the unblock fix reports the uncapped score with this check passing minus the current
       // score, so it sorts first; every other fix keeps its nominal points and waits for the store to be reachable.
-      const how = r.outcome.how ?? r.def.how;
-      if (capped && r.cap) return { r, points: raw + gap - total, how };
-      return { r, points: gap, how: capped ? `${how} ${CAP_NOTE}` : how };
+      const base = r.outcome.how ?? r.def.how;
+      const how = unlocks.length > 0 ? `${base} ${unlockNote(unlocks.length)}` : base;
+      const extra = unlocks.length > 0 ? { unlocks: unlocks.map((d) => d.def.id) } : {};
+      if (capped && r.cap) return { r, points: raw + gap - total, how, extra };
+      return { r, points: gap, how: capped ? `${how} ${CAP_NOTE}` : how, extra };
     })
     .filter((f) => f.points > 0)
     .sort((x, y) => y.points - x.points || byPillarThenOrder(x.r.def, y.r.def));
@@ -92,6 +105,16 @@ export function score(results: readonly ScoredInput[]): ScoreResult {
     capped,
     cap_reason: caps[0] ?? null,
     pillars,
-    top_fixes: fixes.map((f) => ({ check_id: f.r.def.id, title: f.r.def.failureTitle, points: f.points, how: f.how })),
+    top_fixes: fixes.map((f) => ({ check_id: f.r.def.id, title: f.r.def.failureTitle, points: f.points, how: f.how, ...(f.r.def.fix ? { effort: f.r.def.fix.effort } : {}), ...f.extra })),
+    root_causes: causes.map((c) => ({
+      id: c.id,
+      check_id: c.checkId,
+      title: c.title,
+      detail: c.detail,
+      blocks: c.blocks,
+      points: fixes.find((f) => f.r.def.id === c.checkId)?.points ?? 0,
+    })),
   };
 }
+
+const unlockNote = (n: number) => `Until this is fixed, ${n} check${n === 1 ? '' : 's'} that depend${n === 1 ? 's' : ''} on it cannot be assessed; the points shown include theirs.`;

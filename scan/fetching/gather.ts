@@ -14,6 +14,7 @@ import { readInline, type BodyReader } from '../parser-threads/page-pool.js';
 import type { PageRead } from '../parser-threads/page-work.js';
 import { parseRobots, SCANNER_TOKEN } from '../documents/robots.js';
 import { MAX_SITEMAP_INDEX_DEPTH, pickChildSitemap, sameHostUrls, type SitemapDoc } from '../documents/sitemap.js';
+import { matrixNotRun, runAgentMatrix } from './agents-matrix.js';
 
 export interface GatherOptions {
   baseUrl: string;
@@ -21,11 +22,15 @@ export interface GatherOptions {
   maxRequests?: number;
   /** Where HTML pages and sitemaps are parsed: the worker pool in a scan (scan/index.ts), in line by default. */
   read?: BodyReader;
+  /** The agents matrix (a root scan): its own fetcher and cap, and whether the scan's requests are signed. */
+  agents?: { fetcher: Fetcher; maxRequests: number; signed: boolean };
+  /** R1 already fetched (scan/index.ts asks it first when it must choose between https and http). */
+  home?: Resource;
 }
 
 const PDP_SAMPLE = 2;
 const MAX_PDP_ATTEMPTS = 5; // candidates that turn out not to be product pages cost budget too
-const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+export const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 const MARKDOWN_ACCEPT = 'text/markdown, text/html;q=0.5';
 
 type Pdp = Artifacts['pdps'][number];
@@ -89,7 +94,7 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
   };
 
   // Wave 1 (R1–R8). Issue order = the fetcher's queue order: the requests that unlock wave 2 go first.
-  const homeP = get(inputUrl.href, { kind: 'html', accept: HTML_ACCEPT });
+  const homeP = opts.home ? Promise.resolve(opts.home) : get(inputUrl.href, { kind: 'html', accept: HTML_ACCEPT });
   const robotsP = get(at('/robots.txt'), { kind: 'text', accept: 'text/plain,*/*;q=0.5' });
   const ucpP = get(at('/.well-known/ucp'), { kind: 'json', accept: 'application/json' });
   const cardP = get(at('/.well-known/mcp/server-card.json'), { kind: 'json', accept: 'application/json' });
@@ -118,7 +123,9 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
       sitemap: notFetched(at('/sitemap.xml'), offSite ? `the homepage redirected to another site (${offSite})` : 'the homepage could not be fetched'),
       sitemapUrl: null, sitemapDeclared: false, childSitemap: null, sitemapUrls: [], fromSitemap: [], fromHome: [],
       pdps: [], markdown: null, mcp: null, platform: 'other', fetcher, x402,
-    }, read);
+    }, read).then((artifacts) =>
+      opts.agents ? { ...artifacts, agentMatrix: matrixNotRun('Not run: the home page could not be had, or led to another site.', opts.agents.maxRequests) } : artifacts,
+    );
   }
 
   const platform = home.res ? detectPlatform(home.res.body, home.res.headers) : 'other';
@@ -135,6 +142,10 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
   const productMisses: NonNullable<Artifacts['productMisses']> = [];
   const pdpsP = samplePdps({ homePage, homeRead, home, fromHome, sitemapP, crawlable, inputUrl, get, read, budget, onFirst: (p) => firstPdp(p), onMiss: (p) => productMisses.push(p) });
   void pdpsP.then((pdps) => firstPdp(pdps[0] ?? null));
+  const matrix = opts.agents;
+  const agentMatrixP = matrix
+    ? runAgentMatrix({ ...matrix, home, firstPdp: firstPdpP, robots: robots.info, read, baseUrl: opts.baseUrl })
+    : Promise.resolve(undefined);
   const markdownP = firstPdpP.then(async (first) => {
     budget.release('markdown');
     // No product page found (a brochure site, a service): R13 asks the homepage instead, and protocol_markdown
@@ -183,8 +194,8 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
     return { ...probe, declaredIn: found.declaredIn, ...(card ? { card } : {}) };
   });
 
-  const [homeAgent, llms, acp, catalog, wk, mcpDiscovery, sm, pdps, markdown, mcp] = await Promise.all([
-    homeAgentP, llmsP, acpP, catalogP, wellKnownP, discoveryP, sitemapP, pdpsP, markdownP, mcpP,
+  const [homeAgent, llms, acp, catalog, wk, mcpDiscovery, sm, pdps, markdown, mcp, agentMatrix] = await Promise.all([
+    homeAgentP, llmsP, acpP, catalogP, wellKnownP, discoveryP, sitemapP, pdpsP, markdownP, mcpP, agentMatrixP,
   ]);
 
   return assemble({
@@ -192,7 +203,7 @@ export async function gather(inputUrl: URL, fetcher: Fetcher, opts: GatherOption
     cardJson: wk.serverCardJson, acp, catalog, mcpDiscovery, sitemap: sm.sitemap, sitemapUrl: sm.sitemapUrl, sitemapDeclared: sm.declared,
     childSitemap: sm.child, sitemapUrls: sm.pageUrls, fromSitemap: sm.productUrls, fromHome,
     pdps, markdown, mcp, platform, fetcher, x402,
-  }, read).then((artifacts) => ({ ...artifacts, productMisses }));
+  }, read).then((artifacts) => ({ ...artifacts, productMisses, ...(agentMatrix ? { agentMatrix } : {}) }));
 }
 
 /** Does the document read as a server card that names an endpoint? */

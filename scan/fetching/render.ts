@@ -3,9 +3,16 @@
 import type { AddressLimits } from '../../outbound/fetch.js';
 import type { TargetPolicy } from '../../outbound/url.js';
 
+/** What one render may spend, besides its wall time: requests and bytes of everything the pages load. */
+export const RENDER_BUDGET = { maxRequests: 300, maxBytes: 32 * 1024 * 1024 };
+/** Product pages rendered per scan (as many as the raw scan samples), after the address scanned. */
+export const RENDERED_PRODUCT_PAGES = 2;
+
 export interface RenderRequest {
   /** The pages to render, home page first. */
   pages: { url: string; kind: 'home' | 'product' }[];
+  /** BASE_URL: the browser's User-Agent names the scanner and its /bot page, as the raw fetches do. */
+  baseUrl: string;
   /** The scan's address rules: every request the browser makes is judged by them. */
   rules: AddressLimits & { allowedPorts: TargetPolicy['allowedPorts'] };
   /** Wall time for the whole render, all pages together. */
@@ -20,6 +27,8 @@ export interface RenderedBuyControl {
   name: string;
   enabled: boolean;
   coveredBy: string | null;
+  /** Why it was taken for a buy control: its words, a cart-like hint, a cart form, a cart icon, or its place by the price. */
+  reason: 'words' | 'hint' | 'cart_form' | 'icon' | 'near_price';
 }
 
 export interface RenderedWebMcpTool {
@@ -38,6 +47,10 @@ export interface RenderedPage {
   html: string;
   finalUrl: string | null;
   buyControls: RenderedBuyControl[];
+  /** The page was searched for buy controls and each one found was read (not cut short by the render's time). */
+  buyControlsAllRead: boolean;
+  /** A layer over most of the viewport after load (a cookie wall), described, or null. */
+  overlay: string | null;
   webmcpTools: RenderedWebMcpTool[];
   popupsBlocked: number;
   dialogsDismissed: number;

@@ -6,7 +6,7 @@
 // targets of the parsers, of hostile-store scans and of store-failure recovery (test/bench/timings.ts).
 // Deep audits on the loopback catalog (test/bench/crawl.ts): pages per minute for one and two instances, and the
 // memory an audit of 5,000 pages holds.
-// `npm run bench -- parsers hostile recovery console crawl` runs only those sections (`load` names the rest; `mcp` only
+// `npm run bench -- parsers hostile recovery console crawl agents` runs only those sections (`load` names the rest; `mcp` only
 // MCP tools/call on both revisions against their ceilings, the two loads of a pair measured in turns).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { pino } from 'pino';
 import { createApp } from '../../server/app.js';
 import { loadConfig } from '../../lib/config.js';
 import { createRepo } from '../../db/index.js';
-import { formatTimings, hostileScanTimings, parserTimings, recoveryTimings } from './timings.js';
+import { agentsMatrixTimings, formatTimings, hostileScanTimings, parserTimings, recoveryTimings } from './timings.js';
 import { consoleTimings } from './console.js';
 import { crawlFigures, formatCrawl } from './crawl.js';
 
@@ -57,7 +57,7 @@ interface Row {
   target?: string;
 }
 
-const SECTIONS = ['parsers', 'hostile', 'recovery', 'console', 'crawl', 'load', 'mcp'] as const;
+const SECTIONS = ['parsers', 'hostile', 'recovery', 'console', 'crawl', 'agents', 'load', 'mcp'] as const;
 const chosen = process.argv.slice(2);
 for (const name of chosen) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`unknown section ${name}; sections: ${SECTIONS.join(', ')}`);
 const wanted = (name: (typeof SECTIONS)[number]) => chosen.length === 0 || chosen.includes(name);
@@ -70,6 +70,7 @@ async function main() {
   if (wanted('recovery')) lines.push(...formatTimings('The store failing under the service', 'a scan through the same app', await recoveryTimings()), '');
   if (wanted('console')) lines.push(...formatTimings('The console scans page by number of scans', 'the page of an account with 10 scans', await consoleTimings()), '');
   if (wanted('crawl')) lines.push(...formatCrawl(await crawlFigures()), '');
+  if (wanted('agents')) lines.push(...formatTimings('The agents matrix (wall, median of 15, in turns)', 'the same root scan without it', await agentsMatrixTimings()), '');
   if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
   if (!wanted('load') && !wanted('mcp')) return;
 

@@ -4,12 +4,15 @@
 // - parsers on hostile input (docs/security.md R4–R6): CPU ms, best of 5, against JSON.parse of a 2 MB document;
 // - scans of hostile stores (R1–R6): wall ms, median of 3, against a scan of a plain small store;
 // - the store failing under the service (F1): time to the first 503 and to the first good scan once the fault is
-//   lifted, against a normal scan through the same app; plus the quick refusals (405 on /mcp, a 10 KiB token).
+//   lifted, against a normal scan through the same app; plus the quick refusals (405 on /mcp, a 10 KiB token);
+// - the agents matrix: a root scan of the complete store with it, against the same scan without it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import zlib from 'node:zlib';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { requestSigner } from '../../outbound/request-signer.js';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { parsePage } from '../../scan/documents/html.js';
@@ -22,7 +25,7 @@ import { createApp } from '../../server/app.js';
 import { testConfig } from '../../lib/config.js';
 import { SqliteRepo } from '../../db/sqlite/repo.js';
 import { drip, startFixtureStore, startStoreFrom, streamed, type FixtureRoutes } from '../helpers/fixture-store.js';
-import { brochureStore, htmlPage, page, text, xml } from '../fixtures/stores.js';
+import { brochureStore, completeStore, htmlPage, page, text, xml } from '../fixtures/stores.js';
 
 const MiB = 1024 * 1024;
 const URL_ = 'https://shop.test/p';
@@ -261,4 +264,37 @@ export function formatTimings(title: string, baselineName: string, section: { ba
     `  ${pad('figure', 80)}${pad('ms', 10)}${pad('ratio', 9)}target (the bound a test used to assert)`,
     ...section.rows.map((r) => `  ${pad(r.name, 80)}${pad(r.ms.toFixed(1), 10)}${pad(r.ratio.toFixed(2), 9)}${r.target}`),
   ];
+}
+
+/**
+ * The agents matrix's cost (docs/checks.md §13): a root scan of the complete loopback store with the matrix against
+ * the same scan without it, both signed as the service signs, measured in turns so load falls on both alike. Wall
+ * ms, median of 15 each; target ≤ 1.3×.
+ */
+export async function agentsMatrixTimings(): Promise<{ baseline: number; rows: Timing[] }> {
+  const ROUNDS = 15;
+  const store = await startStoreFrom(completeStore);
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const keyId = createHash('sha256').update(JSON.stringify(publicKey.export({ format: 'jwk' }))).digest('base64url');
+  const signer = requestSigner({ keyId, privateKey }, 'http://localhost:3000');
+  const opts = { allowPrivate: true, maxRequests: 20, timeoutMs: 30_000, baseUrl: 'http://localhost:3000', signer };
+  const time = async (agentsMaxRequests: number) => {
+    const t0 = performance.now();
+    await runScan(store.url, { ...opts, agentsMaxRequests });
+    return performance.now() - t0;
+  };
+  try {
+    for (let i = 0; i < 3; i++) await time(i % 2 === 0 ? 24 : 0); // warm-up
+    const without: number[] = [];
+    const withMatrix: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      without.push(await time(0));
+      withMatrix.push(await time(24));
+    }
+    const baseline = median(without);
+    const ms = median(withMatrix);
+    return { baseline, rows: [{ name: 'root scan with the agents matrix (24 requests at most, two in flight)', ms, ratio: ms / baseline, target: '≤ 1.30' }] };
+  } finally {
+    await store.close();
+  }
 }

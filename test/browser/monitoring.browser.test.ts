@@ -51,7 +51,7 @@ test('monitoring in the console in Chromium: verify a store by its token, add a 
   assert.match(secret, /^whsec_/);
   receiver.secrets = [secret];
   await page.click('button:has-text("Send test event")');
-  await page.waitForSelector('text=A webhook.test event is on its way');
+  await page.waitForSelector('text=A webhook.test event is queued');
   await worker.tick();
   const account = (await app.db.accounts.findAccountByEmail('owner@shop.test'))!;
   const [endpoint] = await app.db.monitoring.listEndpoints(account.id);

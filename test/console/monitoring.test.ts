@@ -178,7 +178,7 @@ test('webhooks: add an endpoint (secret shown once), send a test event, see the 
   const detail = await client.get(`/console/webhooks/${endpoint.id}`);
   assert.doesNotMatch(detail.text, new RegExp(secret.slice(6, 30).replace(/[+/]/g, '.')), 'shown once');
 
-  assert.equal((await client.post(`/console/webhooks/${endpoint.id}/test`, { csrf })).status, 200);
+  assert.equal((await client.post(`/console/webhooks/${endpoint.id}/test`, { csrf })).status, 303);
   await worker.tick();
   assert.equal(receiver.received.length, 1);
   assert.deepEqual(receiver.received[0].verifiedBy, [0]);
@@ -187,7 +187,7 @@ test('webhooks: add an endpoint (secret shown once), send a test event, see the 
   const deliveryId = /name="delivery" value="([^"]+)"/.exec(deliveries.text)?.[1];
   assert.ok(deliveryId);
 
-  assert.equal((await client.post(`/console/webhooks/${endpoint.id}/resend`, { csrf, delivery: deliveryId })).status, 200);
+  assert.equal((await client.post(`/console/webhooks/${endpoint.id}/resend`, { csrf, delivery: deliveryId })).status, 303);
   await worker.tick();
   assert.equal(receiver.received.length, 2);
   assert.equal(receiver.received[1].id, receiver.received[0].id, 'Resend keeps the webhook-id');
@@ -233,7 +233,7 @@ test('30 "Send test event" presses in a row: 10 queued, then 429 pages with Retr
   const [endpoint] = await app.db.monitoring.listEndpoints(account.id);
   const answers = [];
   for (let i = 0; i < 30; i++) answers.push(await client.post(`/console/webhooks/${endpoint.id}/test`, { csrf }));
-  assert.deepEqual(answers.map((a) => a.status), [...Array(10).fill(200), ...Array(20).fill(429)]);
+  assert.deepEqual(answers.map((a) => a.status), [...Array(10).fill(303), ...Array(20).fill(429)]);
   const limited = answers[29];
   const retryAfter = Number(limited.headers.get('retry-after'));
   assert.ok(retryAfter >= 1 && retryAfter <= 600, `Retry-After ${retryAfter}`);

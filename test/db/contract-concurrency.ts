@@ -104,6 +104,7 @@ export const EVERY_METHOD: Record<Exclude<keyof Repository, 'init' | 'close'>, (
   monitoring: (r) => Promise.all([r.monitoring.scanHistory('a.example', 10), r.monitoring.claimDueDelivery(new Date(T0), 1000)]),
   queue: (r) => Promise.all([r.queue.claim('audit_page', new Date(T0), 1000, { polite: true }), r.queue.counts('g', new Date(T0))]),
   audits: (r) => Promise.all([r.audits.getAudit('aud_x'), r.audits.auditsInProgress(5)]),
+  signingKeys: (r) => Promise.all([r.signingKeys.list(), r.signingKeys.pruneRetired(new Date(T0))]),
 };
 
 /** Fails unless `call` rejects with an error the HTTP layer answers as 503 SERVICE_UNAVAILABLE. */

@@ -203,6 +203,19 @@ export function runRepositoryContract(
       for (let i = 1; i < ids.length; i++) assert.ok(ids[i] > ids[i - 1], `${ids[i]} > ${ids[i - 1]}`);
     }));
 
+    it('scan ids cannot be guessed from one another, and an id of an earlier release keeps working', withRepo(async (repo) => {
+      const old: ScanRecord = { ...(await save(repo, 'old.example', { score: 40 })) };
+      const legacy: ScanRecord = { ...old, id: 3 }; // sequential, as earlier releases numbered scans
+      await repo.saveScan(legacy);
+      assert.equal((await repo.getScan(3))?.host, 'old.example');
+      const ids: number[] = [];
+      for (let i = 0; i < 6; i++) ids.push(await repo.allocateScanId());
+      const gaps = ids.slice(1).map((id, i) => id - ids[i]);
+      assert.ok(ids.every((id) => id > 3 && id > 2 ** 24), `far above the sequential ids: ${ids.join()}`);
+      assert.ok(gaps.every((g) => g > 1), `no id follows another by one: ${gaps.join()}`);
+      assert.ok(new Set(gaps).size > 1, `the step from one id to the next is not constant: ${gaps.join()}`);
+    }));
+
     it('a scan that is not the public entry is stored but never moves latest, not even on relist', withRepo(async (repo) => {
       const entry = await save(repo, 'p.example', { score: 96, minutes: 0, vertical: 'food' });
       const page = await save(repo, 'p.example', { score: 16, minutes: 10, publicEntry: false });

@@ -83,6 +83,16 @@ export async function startFixtureStore(routes: FixtureRoutes, opts: { host?: st
   };
 }
 
+/**
+ * The requests a scan sent in its own name: the service signs them (SIGN_REQUESTS is on by default), while the agents
+ * matrix's, which stand for other agents, are never signed.
+ */
+export const signedRequests = (store: Pick<FixtureStore, 'requests'>, path?: string): FixtureStore['requests'] =>
+  store.requests.filter((r) => r.headers.signature !== undefined && (path === undefined || r.path === path));
+
+/** The agents matrix's requests: unsigned. */
+export const unsignedRequests = (store: Pick<FixtureStore, 'requests'>): FixtureStore['requests'] => store.requests.filter((r) => r.headers.signature === undefined);
+
 /** A store's home page carrying the owner-verification meta tag with `token` (a claim's proof). */
 export const verifiedHome = (token: string, body = 'Shop'): FixtureRoute => ({
   body: `<!doctype html><html><head><title>Shop</title><meta name="store-readiness-verification" content="${token}"></head><body>${body}</body></html>`,

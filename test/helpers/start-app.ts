@@ -26,7 +26,7 @@ export interface TestApp {
 export async function startApp(
   t: Pick<TestContext, 'after'> | null,
   env: Record<string, string> = {},
-  extra: Partial<Pick<AppDeps, 'scanOverrides' | 'guards' | 'routes' | 'renderer' | 'log'>> & {
+  extra: Partial<Pick<AppDeps, 'scanOverrides' | 'guards' | 'routes' | 'renderer' | 'log' | 'wakeMonitoring'>> & {
     db?: Repository;
     /** BASE_URL is the app's own loopback address (for scanning the service itself), not http://localhost:3000. */
     selfBaseUrl?: boolean;

@@ -344,3 +344,26 @@ test('the circuit breaker: after 3 timed-out attempts an endpoint is paused for 
   assert.equal(s.receiver.received.length, 3 + 5);
   for (const id of ids) assert.equal((await s.app.db.monitoring.getDelivery(id))?.state, 'delivered');
 });
+
+test('a monitored store that starts blocking ChatGPT-User sends agents.changed naming the agent and the page', async (t) => {
+  const s = await setup(t);
+  const { shop, claim } = await ownedStoreWithEndpoint(t, s, ['agents.changed']);
+  await scan(s.app.url, shop);
+  await s.worker.tick();
+  assert.equal(s.receiver.received.length, 0, 'a first scan has nothing to compare with');
+
+  const home = verifiedHome(claim.token, '<h1>Shop</h1>');
+  shop.setRoute('/', (req, res) => {
+    const blocked = /ChatGPT-User/.test(String(req.headers['user-agent']));
+    res.writeHead(blocked ? 403 : 200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(blocked ? '<title>Forbidden</title>' : home.body);
+  });
+  const second = await scan(s.app.url, shop);
+  await s.worker.tick();
+  assert.deepEqual(s.receiver.received.map((r) => r.json?.type), ['agents.changed']);
+  const data = s.receiver.received[0].json!.data as { scan_id: number; agents_changed: unknown[] };
+  assert.equal(data.scan_id, second.scan_id);
+  assert.deepEqual(data.agents_changed, [{ agent: 'ChatGPT-User', page: 'home', from: 'served', to: 'blocked' }]);
+  assert.equal(ScanEventData.safeParse(data).success, true, 'the documented data shape');
+  assert.deepEqual(s.receiver.received[0].verifiedBy, [0]);
+});

@@ -135,8 +135,9 @@ test('a report as Markdown: score, grade, cap, pillars, the checks that need wor
   assert.ok(lines.includes('| Discovery | 15 / 15 |'));
   const needWork = md.slice(md.indexOf('## Checks that need work'), md.indexOf('## Fixes'));
   assert.ok(needWork.includes('### Agent access'));
-  assert.ok(needWork.includes('- **Fail** Allow AI shopping agents in robots.txt (`access\\_live\\_agents\\_robots`, 0/6, caps the score): robots.txt at https://shop.test/robots.txt disallows every live agent at /'), needWork);
-  assert.ok(needWork.includes('- **Partial** Agents are rate-limited (`access\\_no\\_bot\\_wall`, 3/6): agent UA got 429'));
+  // Each check by its one name (the label), then what was found and the evidence.
+  assert.ok(needWork.includes('- **Fail** Live shopping agents allowed in robots.txt (`access\\_live\\_agents\\_robots`, 0/6, caps the score): Allow AI shopping agents in robots.txt. Seen: robots.txt at https://shop.test/robots.txt disallows every live agent at /'), needWork);
+  assert.ok(needWork.includes('- **Partial** No bot wall for agent user-agents (`access\\_no\\_bot\\_wall`, 3/6): Agents are rate-limited. Seen: agent UA got 429'), needWork);
   assert.doesNotMatch(needWork, /indexable|### Discovery/i, 'passed checks and clean pillars are left out');
   assert.ok(lines.includes('1. **+40 pts** Allow AI shopping agents in robots.txt (`access\\_live\\_agents\\_robots`): Add `Allow: /` for the live agents.'), md);
   assert.ok(lines.includes('2. **+3 pts** Let AI agents past your bot protection (`access\\_no\\_bot\\_wall`): Allow verified bots.'));

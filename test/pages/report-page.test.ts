@@ -243,7 +243,7 @@ test('the report shows score, grade, pillars, every check with its status, fixes
   const meta = (p: string) => attr(elements.find((e) => e.tagName === 'meta' && attr(e, 'property') === p)!, 'content');
   assert.equal(meta('og:title'), 'shop.test scores 72/100 (B) for AI-agent readiness');
   assert.equal(meta('og:url'), `http://localhost:3000/r/${id}`);
-  assert.equal(meta('og:image'), 'http://localhost:3000/badge/shop.test.svg');
+  assert.equal(meta('og:image'), `http://localhost:3000/r/${id}/card.png`, 'a PNG card: networks show no SVG');
   assert.ok((meta('og:description') ?? '').length > 20);
 });
 

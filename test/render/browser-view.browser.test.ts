@@ -61,7 +61,7 @@ test('a complete store: every page rendered, buy controls named and uncovered, n
     assert.equal(p.outcome, 'rendered');
     assert.deepEqual(p.crawlers_see, { name: true, price: true, buy_button: true });
     assert.deepEqual(p.browser_agents_see, { name: true, price: true, buy_button: true });
-    assert.deepEqual(p.buy_controls, [{ role: 'button', name: 'Add to cart', enabled: true, covered_by: null }]);
+    assert.deepEqual(p.buy_controls, [{ role: 'button', name: 'Add to cart', enabled: true, covered_by: null, recognised_by: 'words' }]);
   }
   assert.equal(view.requests.refused, 0);
   assert.match(view.screenshot?.data_url ?? '', /^data:image\/jpeg;base64,\/9j\//);
@@ -106,7 +106,7 @@ test('an icon-only buy button without an accessible name is reported', async (t)
   if (!chromiumAvailable(t)) return;
   const icon = '<button type="submit" name="add" class="add-to-cart"><svg aria-hidden="true" width="20" height="20"><circle cx="10" cy="10" r="8"/></svg></button>';
   const { view } = await scanWithBrowser(t, withProductPages((html) => html.replace('<button type="submit" name="add">Add to cart</button>', icon)));
-  assert.deepEqual(productPages(view)[0].buy_controls, [{ role: 'button', name: '', enabled: true, covered_by: null }]);
+  assert.deepEqual(productPages(view)[0].buy_controls, [{ role: 'button', name: '', enabled: true, covered_by: null, recognised_by: 'hint' }]);
   assert.deepEqual(ids(view), ['buy_control_unnamed', 'buy_control_unnamed'].slice(0, productPages(view).length));
   assert.match(view.findings[0].fix, /accessible name/);
 });
@@ -197,8 +197,8 @@ test('time spent waiting for a render place comes out of the budget: a render qu
   t.after(() => single.close());
   const rules = { allowPrivate: true, allowedPorts: 'any' as const };
   // The first render holds the only place for its whole budget (its page never finishes loading).
-  const first = single.render({ pages: [{ url: `${store.url}slow`, kind: 'home' }], rules, deadlineMs: 6000, screenshotUrl: null });
-  const second = await single.render({ pages: [{ url: store.url, kind: 'home' }], rules, deadlineMs: 3000, screenshotUrl: null });
+  const first = single.render({ pages: [{ url: `${store.url}slow`, kind: 'home' }], baseUrl: 'http://localhost:3000', rules, deadlineMs: 6000, screenshotUrl: null });
+  const second = await single.render({ pages: [{ url: store.url, kind: 'home' }], baseUrl: 'http://localhost:3000', rules, deadlineMs: 3000, screenshotUrl: null });
   assert.equal(second.pages[0].outcome, 'skipped', JSON.stringify(second.pages[0]));
   assert.match(second.pages[0].detail ?? '', /budget was spent/);
   assert.equal((await first).pages[0].outcome, 'rendered');

@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BROWSER_VIEW_CAPS as CAPS, WebMcpTool, BuyControl } from '../../schemas/browser-view.js';
-import { MAX_HTML, readBuyControl, readCover, readProbe } from '../../render/page-data.js';
+import { MAX_HTML, readBuyControl, readCover, readProbe, readMarkedBuyControls, readOverlay } from '../../render/page-data.js';
 
-const probe = (over: Record<string, unknown> = {}) => ({ html: '<html></html>', domBytes: 13, candidates: 1, tools: [], popups: 0, ...over });
+const probe = (over: Record<string, unknown> = {}) => ({ html: '<html></html>', domBytes: 13, tools: [], popups: 0, ...over });
 
 test('500 WebMCP entries of 10 KB: at most the cap are kept, each name and description cut', () => {
   const big = 'x'.repeat(10_000);
@@ -47,8 +47,13 @@ test('counts are whole numbers within their caps; the DOM is cut; a probe that i
   for (const [popups, expected] of [[-5, 0], [1.5, 0], [Number.NaN, 0], ['12', 0], [1e12, CAPS.count], [7, 7]] as const) {
     assert.equal(readProbe(probe({ popups }))!.popups, expected, String(popups));
   }
-  assert.equal(readProbe(probe({ candidates: 1e9 }))!.candidates, CAPS.buyControls);
-  assert.equal(readProbe(probe({ candidates: -1 }))!.candidates, 0);
+  // The marked buy controls: known reasons only, at most the cap, anything else is none; the overlay is cut.
+  assert.deepEqual(readMarkedBuyControls({ reasons: ['icon', 'words'] }), ['icon', 'words']);
+  assert.deepEqual(readMarkedBuyControls({ reasons: Array(CAPS.buyControls + 1).fill('words') }), []);
+  assert.deepEqual(readMarkedBuyControls({ reasons: ['evil'] }), []);
+  assert.deepEqual(readMarkedBuyControls(42), []);
+  assert.equal(readOverlay('x'.repeat(10_000))?.length, CAPS.coveredBy + 40);
+  assert.equal(readOverlay({ toString: 1 }), null);
   assert.equal(readProbe(probe({ domBytes: -1 }))!.domBytes, 0);
   assert.equal(readProbe(probe({ domBytes: 1e300 }))!.domBytes, 0);
   assert.equal(readProbe(probe({ html: 'x'.repeat(MAX_HTML + 10) }))!.html.length, MAX_HTML);

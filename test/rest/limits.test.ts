@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { getJson, startApp, type TestApp } from '../helpers/start-app.js';
-import { startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
+import { signedRequests, startFixtureStore, type FixtureStore } from '../helpers/fixture-store.js';
 import { createApiKey } from '../../accounts/keys.js';
 import { BatchedLimiterStore, createGuards } from '../../rest/limits.js';
 import { saveFakeScan } from '../helpers/scans.js';
@@ -62,7 +62,8 @@ test('anonymous scans: exactly the hourly limit gets through, then 429 with Retr
   assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 3600, String(retryAfter));
   const scanHeader = parseSfList(last!.headers.get('ratelimit')).find((h) => h.name === 'scan');
   assert.equal(scanHeader?.params.r, '0');
-  assert.equal(store.hits('/'), 3 * 3, 'rejected scans never reach the store (home fetched three times per scan: neutral, agent UA, and as Markdown since the store has no product page)');
+  // The scans' own requests (the agents matrix of an accepted scan asks the home page again, unsigned).
+  assert.equal(signedRequests(store, '/').length, 3 * 3, 'rejected scans never reach the store (home fetched three times per scan: neutral, agent UA, and as Markdown since the store has no product page)');
 });
 
 test('calls refused before a scan starts spend no scan quota yet carry its headers; 502 and 504 still count', async (t) => {
@@ -276,16 +277,16 @@ test('a key that cannot be checked because the store fails is a 503 with Retry-A
     return findApiKey(hash);
   };
   const app = await startApp(t, {}, { db });
-  await saveFakeScan(db, { host: 'known.example', score: 80 });
+  const known = await saveFakeScan(db, { host: 'known.example', score: 80 });
   const { key } = await createApiKey(db, 'a@b.test');
-  const answer = () => getJson(`${app.url}/api/v1/scan/1.json`, { headers: { authorization: `Bearer ${key}` } });
+  const answer = () => getJson(`${app.url}/api/v1/scan/${known.scan_id}.json`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal((await answer()).status, 200);
   failing = true;
   const res = await answer();
   assert.equal(res.status, 503);
   assert.equal(res.body.code, 'SERVICE_UNAVAILABLE');
   assert.ok(Number(res.headers.get('retry-after')) > 0);
-  assert.equal((await getJson(`${app.url}/api/v1/scan/1.json`)).status, 200, 'a call without a key needs no lookup');
+  assert.equal((await getJson(`${app.url}/api/v1/scan/${known.scan_id}.json`)).status, 200, 'a call without a key needs no lookup');
   failing = false;
   assert.equal((await answer()).status, 200);
 });
@@ -312,7 +313,8 @@ test('10× over the anonymous scan limit: exactly the limit is scanned, the rest
     assert.match(r.headers.get('retry-after') ?? '', /^\d+$/);
     assert.ok(parseSfList(r.headers.get('ratelimit')).some((h) => h.name === 'scan' && h.params.r === '0'));
   }
-  assert.equal(store.hits('/'), 5 * 3, 'home fetched by 5 scans only (neutral, agent UA, and as Markdown: no product page)');
+  // The scans' own requests (the agents matrix of each accepted scan asks the home page again, unsigned).
+  assert.equal(signedRequests(store, '/').length, 5 * 3, 'home fetched by 5 scans only (neutral, agent UA, and as Markdown: no product page)');
 });
 
 test('batched read counters: exact in one instance, shared with another through the store after a flush', async () => {

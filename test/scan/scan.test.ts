@@ -160,7 +160,12 @@ test('a one-page brochure without products is an E around 20', async () => {
   assert.equal(r.capped, false);
   assert.ok(r.score >= 10 && r.score <= 30, `score ${r.score}`);
   everyStatus(r, ['product_structured_data', 'product_price', 'discovery_product_urls', 'discovery_sitemap', 'discovery_llms_txt'], 'fail');
-  assert.match(check(r, 'product_price').evidence, /no product page found/i);
+  // No product link at all: discovery is the root cause, and the product checks wait for it instead of failing one by one.
+  assert.equal(check(r, 'product_price').evidence, 'Not assessed: no product page found.');
+  assert.equal(check(r, 'product_price').blocked_by, 'no_readable_product_page');
+  assert.deepEqual(r.root_causes?.map((c) => [c.id, c.check_id]), [['no_readable_product_page', 'discovery_product_urls']]);
+  assert.equal(r.top_fixes[0].check_id, 'discovery_product_urls');
+  assert.ok(!r.top_fixes.some((f) => f.check_id === 'product_price'), 'a moot check is no fix of its own');
   assert.equal(r.products.length, 0);
 });
 
@@ -172,6 +177,43 @@ test('a JavaScript app shell with a sitemap is an E around 27', async () => {
   assert.equal(check(r, 'discovery_sitemap').status, 'pass');
   assert.equal(check(r, 'product_structured_data').status, 'fail');
   assert.equal(r.products.length, 0);
+  // The root cause leads: one finding for the app shell, the product checks "not assessed", their points on its fix.
+  const [cause] = r.root_causes ?? [];
+  assert.equal(cause?.id, 'no_readable_product_page');
+  assert.equal(cause.check_id, 'product_server_rendered');
+  assert.match(cause.detail, /No product page readable without scripts: the product links answer with pages that show no product \(.*\(0 characters of text\); <noscript> says "You need to enable JavaScript/);
+  for (const id of ['product_structured_data', 'product_price', 'product_core_fields', 'trust_reviews', 'checkout_add_to_cart', 'discovery_canonical'] as const) {
+    assert.equal(check(r, id).evidence, 'Not assessed: no product page readable without scripts.', id);
+    assert.equal(check(r, id).blocked_by, 'no_readable_product_page', id);
+  }
+  assert.ok(cause.blocks.length >= 10, cause.blocks.join());
+  assert.equal(r.top_fixes[0].check_id, 'product_server_rendered');
+  assert.deepEqual(r.top_fixes[0].unlocks, cause.blocks);
+  assert.equal(r.top_fixes[0].points, cause.points);
+  const blockedMax = r.pillars.flatMap((p) => p.checks).filter((c) => c.blocked_by).reduce((sum, c) => sum + c.max, 0);
+  assert.equal(cause.points, 3 + blockedMax, 'its own points and those it unlocks');
+  // Every point the store misses is still in exactly one fix.
+  assert.equal(r.top_fixes.reduce((sum, f) => sum + f.points, 0), 100 - r.score);
+});
+
+test('a storefront that does not open: the page checks wait for it, the site files are still judged', async () => {
+  const { r } = await scan((origin) => ({ ...completeStore(origin), '/': { status: 401, headers: { 'www-authenticate': 'Basic realm="shop"' }, body: 'Password required' } }));
+  assert.equal(check(r, 'access_storefront_reachable').status, 'fail');
+  assert.deepEqual(r.root_causes?.map((c) => c.id), ['storefront_closed']);
+  assert.equal(check(r, 'trust_organization').blocked_by, 'storefront_closed');
+  assert.equal(check(r, 'trust_organization').evidence, 'Not assessed: the storefront did not open to automated visitors.');
+  assert.equal(check(r, 'discovery_llms_txt').blocked_by, undefined, 'llms.txt is read whatever the home page says');
+  assert.equal(check(r, 'discovery_llms_txt').status, 'pass');
+  assert.equal(r.top_fixes[0].check_id, 'access_storefront_reachable');
+});
+
+test('robots.txt that shuts everyone out: the product checks wait for it', async () => {
+  const { r } = await scan((origin) => ({ ...completeStore(origin), '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /\n' } }));
+  assert.equal(r.cap_reason, 'H1');
+  assert.deepEqual(r.root_causes?.map((c) => [c.id, c.check_id]), [['robots_block_crawl', 'access_live_agents_robots']]);
+  assert.equal(check(r, 'product_price').evidence, 'Not assessed: robots.txt keeps agents out of the product pages.');
+  assert.equal(r.top_fixes[0].check_id, 'access_live_agents_robots');
+  assert.ok(r.top_fixes[0].unlocks?.includes('product_price'));
 });
 
 test('microdata-only products: structured data is partial, and agents still read the facts', async () => {

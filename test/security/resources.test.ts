@@ -13,7 +13,7 @@ import zlib from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { assertLinear, assertWithin } from '../helpers/timing.js';
 import { startApp, type TestApp } from '../helpers/start-app.js';
-import { drip, startFixtureStore, streamed, type FixtureRoutes, type FixtureStore } from '../helpers/fixture-store.js';
+import { drip, signedRequests, startFixtureStore, streamed, type FixtureRoutes, type FixtureStore } from '../helpers/fixture-store.js';
 import { htmlPage, page, redirectLoopStore, sitemapIndex, text, urlset, xml } from '../fixtures/stores.js';
 import { ScanResult } from '../../schemas/scan-result.js';
 import type { CheckId } from '../../scan/checks/rubric.js';
@@ -128,13 +128,15 @@ describe('R2: slow drip and hung servers', () => {
 });
 
 describe('R3: redirect loops and request explosions stay within SCAN_MAX_REQUESTS', () => {
-  const max = () => app.config.SCAN_MAX_REQUESTS;
+  // Every request the store sees: the scan's own within SCAN_MAX_REQUESTS, the agents matrix's within its own cap.
+  const max = () => app.config.SCAN_MAX_REQUESTS + app.config.AGENTS_MAX_REQUESTS;
+  const own = (store: FixtureStore) => signedRequests(store).length;
 
   test('a home page redirecting to itself forever: scored, ≤ SCAN_MAX_REQUESTS requests', async () => {
     const store = await fixture(redirectLoopStore);
     const r = await scan(app, store);
     const report = await assertScored(app, r, 'redirect loop');
-    assert.ok(store.requests.length <= max(), `${store.requests.length} requests`);
+    assert.ok(store.requests.length <= max() && own(store) <= app.config.SCAN_MAX_REQUESTS, `${store.requests.length} requests, ${own(store)} of the scan's own`);
     assert.equal(checkOf(report, 'access_storefront_reachable')?.status, 'fail');
   });
 
@@ -146,7 +148,7 @@ describe('R3: redirect loops and request explosions stay within SCAN_MAX_REQUEST
     }));
     const r = await scan(app, store);
     await assertScored(app, r, '50k sitemap');
-    assert.ok(store.requests.length <= max(), `${store.requests.length} requests`);
+    assert.ok(store.requests.length <= max() && own(store) <= app.config.SCAN_MAX_REQUESTS, `${store.requests.length} requests, ${own(store)} of the scan's own`);
     assert.ok(store.requests.filter((q) => q.path.startsWith('/products/')).length <= 5);
   });
 
@@ -159,7 +161,7 @@ describe('R3: redirect loops and request explosions stay within SCAN_MAX_REQUEST
     const r = await scan(app, store);
     await assertScored(app, r, 'deep index');
     assert.ok(store.requests.filter((q) => q.path.startsWith('/sitemap')).length <= 3);
-    assert.ok(store.requests.length <= max(), `${store.requests.length} requests`);
+    assert.ok(store.requests.length <= max() && own(store) <= app.config.SCAN_MAX_REQUESTS, `${store.requests.length} requests, ${own(store)} of the scan's own`);
   });
 
   test('a 10 MiB robots.txt: cut at its cap, scored, ≤ SCAN_MAX_REQUESTS requests', async () => {
@@ -168,7 +170,7 @@ describe('R3: redirect loops and request explosions stay within SCAN_MAX_REQUEST
     const r = await scan(app, store);
     const report = await assertScored(app, r, '10 MiB robots.txt');
     assert.deepEqual(outcomeOf(report, `${store.origin}/robots.txt`), ['too-large']);
-    assert.ok(store.requests.length <= max(), `${store.requests.length} requests`);
+    assert.ok(store.requests.length <= max() && own(store) <= app.config.SCAN_MAX_REQUESTS, `${store.requests.length} requests, ${own(store)} of the scan's own`);
   });
 });
 

@@ -10,7 +10,8 @@ import { AuditResult } from '../../schemas/scan-result.js';
 import { bar, renderReport } from '../../server/report-text.js';
 import { brochureStore, completeStore, robotsBlockedStore } from '../fixtures/stores.js';
 
-const ENV = { SCAN_ALLOW_PRIVATE: '1', SCAN_TIMEOUT_MS: '10000', BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent' };
+// No browser view here (RENDER_CONCURRENCY=0): test/render/same-view.browser.test.ts scans with one.
+const ENV = { SCAN_ALLOW_PRIVATE: '1', SCAN_TIMEOUT_MS: '10000', BASE_URL: 'http://localhost:3000', LOG_LEVEL: 'silent', RENDER_CONCURRENCY: '0' };
 
 let complete: FixtureStore;
 let blocked: FixtureStore;
@@ -108,7 +109,9 @@ test('argument parsing and the text bar', () => {
     baseline: null,
     server: null,
     key: null,
+    browser: true,
   });
+  assert.equal((parseScanArgs(['shop.test', '--no-browser']) as { browser: boolean }).browser, false);
   assert.equal(parseScanArgs(['-h']), 'help');
   assert.equal(bar(16, 20), '████████░░');
   assert.equal(bar(0, 8), '░░░░░░░░░░');

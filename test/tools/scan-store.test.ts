@@ -1,4 +1,5 @@
 // GET /api/v1/scan end to end: real app, real store, real scans of loopback fixture stores.
+import { sequenceOf } from '../../lib/scan-ids.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getJson, startApp, type TestApp } from '../helpers/start-app.js';
@@ -145,7 +146,7 @@ test('an unreachable store is 502 STORE_UNREACHABLE and stores nothing', async (
   assert.equal(res.status, 502);
   assert.equal(res.body.code, 'STORE_UNREACHABLE');
   assert.equal(await app.db.countStores(), 0);
-  assert.equal(await app.db.allocateScanId(), 1, 'no id was taken by the failed scan');
+  assert.equal(sequenceOf(await app.db.allocateScanId()), 1, 'no id was taken by the failed scan');
 });
 
 test('a silent store times out with 504 SCAN_TIMEOUT when the budget is spent, not before; nothing stored', async (t) => {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BROWSER_VIEW_CAPS as CAPS, BrowserView, MAX_SCREENSHOT_URL } from '../../schemas/browser-view.js';
 import { ScanResult } from '../../schemas/scan-result.js';
-import { readBuyControl, readProbe } from '../../render/page-data.js';
+import { readBuyControl, readProbe, readOverlay } from '../../render/page-data.js';
 import { readRun } from '../../scan/browser-view.js';
 import { readInline } from '../../scan/parser-threads/page-pool.js';
 import type { RenderedPage, RenderRun } from '../../scan/fetching/render.js';
@@ -28,7 +28,6 @@ function worstRun(): RenderRun {
   const probe = readProbe({
     html: '<html><body>x</body></html>',
     domBytes: 50 * 1024 * 1024,
-    candidates: 99,
     tools: Array.from({ length: 500 }, () => ({ name: WIDE.repeat(10_000), description: WIDE.repeat(10_000), via: 'registerTool' })),
     popups: 1e12,
   })!;
@@ -41,7 +40,9 @@ function worstRun(): RenderRun {
     status: 200,
     html: probe.html,
     finalUrl: null,
-    buyControls: Array.from({ length: probe.candidates }, () => ({ ...control, name: i === 0 ? '' : control.name })),
+    buyControls: Array.from({ length: CAPS.buyControls }, () => ({ ...control, name: i === 0 ? '' : control.name, reason: 'words' as const })),
+    buyControlsAllRead: true,
+    overlay: readOverlay(WIDE.repeat(10_000)),
     webmcpTools: probe.tools,
     popupsBlocked: probe.popups,
     dialogsDismissed: CAPS.count,

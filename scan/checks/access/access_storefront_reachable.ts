@@ -2,7 +2,8 @@
 // closes the store to every agent (H3 caps the score); a bare 5xx or timeout is an ordinary, uncapped failure.
 import { defineCheck } from '../check.js';
 import type { HttpResponse, PageFacts } from '../../artifacts.js';
-import { blockEvidence, challengeMarker } from '../bot-wall.js';
+import { blockEvidence } from '../bot-wall.js';
+import { challengeMarker } from '../../documents/challenge.js';
 import { describe } from '../evidence.js';
 import { is2xx, responseOf } from '../../documents/resources.js';
 import { hostOf, registrableDomain } from '../../documents/urls.js';

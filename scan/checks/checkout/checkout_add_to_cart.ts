@@ -4,7 +4,7 @@ import { defineCheck } from '../check.js';
 import type { FormInfo, LinkInfo } from '../../artifacts.js';
 import { snippet } from '../evidence.js';
 import { findPhrase } from '../page-text.js';
-import { noPdpEvidence, sampledPdps } from '../product-pages.js';
+import { noPdpOutcome, sampledPdps } from '../product-pages.js';
 
 const CART_PATH = /cart|basket|bag|checkout|warenkorb|panier|carrito|carrello|winkelwagen|koszyk|kosik|košík/i;
 const ID_INPUT = /^(id|variant|variant_id|variantid|product|product_id|productid|product-id|sku|item|item_id|itemid|add-to-cart|add|pid|asin|offerlistingid|items\[\]\[id\]|items\[0\]\[id\])$/i;
@@ -51,7 +51,7 @@ export default defineCheck({
   },
   run(a) {
     const pdps = sampledPdps(a).filter((p) => p.page);
-    if (pdps.length === 0) return { status: 'fail', evidence: noPdpEvidence(a) };
+    if (pdps.length === 0) return noPdpOutcome(a);
     for (const { page, url } of pdps) {
       if (!page) continue;
       const form = cartForm(page.forms);

@@ -4,7 +4,8 @@ import { defineCheck } from '../check.js';
 import { priceMentions, samePrice, visiblePrices } from '../../products/price.js';
 import { quote } from '../evidence.js';
 import { nameIndex, normText } from '../page-text.js';
-import { aggregatePdps } from '../product-pages.js';
+import { aggregatePdps, sampledPdps } from '../product-pages.js';
+import type { PageFacts } from '../../artifacts.js';
 
 export default defineCheck({
   id: 'product_server_rendered',
@@ -24,14 +25,18 @@ export default defineCheck({
     },
   },
   run(a) {
+    // No page read as a product, but product links answered: what they show without scripts is the finding (an app
+    // shell), and the root cause of every product check that has no page to judge (scan/checks/root-causes.ts).
+    const misses = (a.productMisses ?? []).flatMap((m) => (m.page ? [m.page] : []));
+    if (sampledPdps(a).length === 0 && misses.length > 0) {
+      const seen = misses.slice(0, 2).map((page) => `${page.url} ${withoutName(page)}`);
+      return { status: 'fail', evidence: `No product page readable without scripts: the product links answer with pages that show no product (${seen.join('; ')}).` };
+    }
     return aggregatePdps(a, ({ page, product }) => {
       if (!page) return { status: 'fail', evidence: 'page not parsed' };
       const text = normText(page.visibleText.slice(0, 300_000));
       const visibleName = nameIndex(text, [product?.name?.value, page.h1])?.name;
-      if (!visibleName) {
-        const noscript = normText(page.noscriptText).includes('javascript') ? `; <noscript> says ${quote(page.noscriptText, 80)}` : '';
-        return { status: 'fail', evidence: `no product name in the visible HTML (${text.length} characters of text)${noscript}` };
-      }
+      if (!visibleName) return { status: 'fail', evidence: `no product name in the visible HTML ${withoutName(page)}` };
       const price = product?.price?.value;
       const priceVisible =
         typeof price === 'number' && price > 0
@@ -42,3 +47,10 @@ export default defineCheck({
     });
   },
 });
+
+/** What a page without a visible product shows instead: how much text, and what its <noscript> says about scripts. */
+function withoutName(page: PageFacts): string {
+  const text = normText(page.visibleText.slice(0, 300_000));
+  const noscript = normText(page.noscriptText).includes('javascript') ? `; <noscript> says ${quote(page.noscriptText, 80)}` : '';
+  return `(${text.length} characters of text)${noscript}`;
+}

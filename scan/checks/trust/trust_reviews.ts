@@ -1,7 +1,7 @@
 // Do product pages publish ratings or reviews in structured data? One sampled product page with an aggregateRating
 // (value + count) or a review is enough: not every product has reviews yet.
 import { defineCheck } from '../check.js';
-import { noPdpEvidence, sampledPdps } from '../product-pages.js';
+import { noPdpOutcome, sampledPdps } from '../product-pages.js';
 
 export default defineCheck({
   id: 'trust_reviews',
@@ -23,7 +23,7 @@ export default defineCheck({
   },
   run(a) {
     const pdps = sampledPdps(a);
-    if (pdps.length === 0) return { status: 'fail', evidence: noPdpEvidence(a) };
+    if (pdps.length === 0) return noPdpOutcome(a);
     const rated = pdps.find((p) => p.product?.hasReviews);
     if (rated) return { status: 'pass', evidence: `${rated.url}: aggregateRating or review in the ${rated.product?.markup} markup.` };
     return { status: 'fail', evidence: `No aggregateRating (with a count) or review on ${pdps.map((p) => p.url).join(', ')}.` };

@@ -9,6 +9,7 @@ import type { Repository } from '../../../db/repo.js';
 import { runMonitoringContract } from '../monitoring-contract.js';
 import { runAccountRepoContract } from '../accounts-contract.js';
 import { runQueueContract } from '../queue-contract.js';
+import { runSigningKeysContract } from '../signing-keys-contract.js';
 
 const uri = process.env.MONGODB_URI;
 const dbNames: string[] = [];
@@ -72,3 +73,4 @@ runMonitoringContract(
 runAccountRepoContract('MongoRepo accounts', openFresh, { skip: !uri && 'MONGODB_URI not set' });
 
 runQueueContract('MongoRepo', openFresh, { skip: !uri && 'MONGODB_URI not set', twinOf: (repo) => open(dbOf.get(repo)!) });
+runSigningKeysContract('MongoRepo signing keys', openFresh, { skip: !uri && 'MONGODB_URI not set' });

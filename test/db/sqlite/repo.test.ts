@@ -13,6 +13,7 @@ import type { Repository } from '../../../db/repo.js';
 import { runMonitoringContract } from '../monitoring-contract.js';
 import { runAccountRepoContract } from '../accounts-contract.js';
 import { runQueueContract } from '../queue-contract.js';
+import { runSigningKeysContract } from '../signing-keys-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,6 +59,9 @@ runAccountRepoContract('SqliteRepo accounts (file)', () => openFile(join(dir, `a
 runQueueContract('SqliteRepo (:memory:)', inMemory);
 runQueueContract('SqliteRepo (file)', () => openFile(join(dir, `queue-${++files}.db`)), { twinOf: (repo) => openFile(fileOf.get(repo)!) });
 
+
+runSigningKeysContract('SqliteRepo signing keys (:memory:)', inMemory);
+runSigningKeysContract('SqliteRepo signing keys (file)', () => openFile(join(dir, `signing-keys-${++files}.db`)));
 
 describe('SqliteRepo persistence', () => {
   it('keeps scans, latest, ranks, keys, usage, delisting and the id counter across a reopen', async () => {

@@ -98,6 +98,7 @@ describe('score', () => {
     assert.deepEqual(out.top_fixes[0], {
       check_id: 'access_live_agents_robots',
       title: 'Allow AI shopping agents in robots.txt',
+      effort: 'a few minutes',
       points: 64,
       how: CHECKS.find((c) => c.id === 'access_live_agents_robots')?.how,
     });

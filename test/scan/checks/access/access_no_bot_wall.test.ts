@@ -1,9 +1,13 @@
 // access_no_bot_wall: the agent probe gets the same page → pass; 429, a degraded page or a PDP-only block → partial;
 // 401/403/503 or a challenge while the neutral request got 2xx → fail (H2). No fail without a successful neutral fetch.
+// With the agents matrix (a root scan): the user fetchers one by one, cloaking and a signed-only door.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import check from '../../../../scan/checks/access/access_no_bot_wall.js';
 import { ORIGIN, failResource, makeArtifacts, makePage, makePdp, okResource } from '../../../helpers/artifacts.js';
+import type { AgentMatrix, AgentVisit } from '../../../../scan/artifacts.js';
+import { AGENTS } from '../../../../scan/agents/table.js';
+import { CLOAKING_FIX, SIGNED_ONLY_FIX } from '../../../../scan/agents/fixes.js';
 
 const PAGE = `<html><head><title>Acme Store</title></head><body>${'product '.repeat(500)}</body></html>`;
 
@@ -84,5 +88,74 @@ describe('access_no_bot_wall', () => {
     const withRecaptcha = `${PAGE}<script src="https://www.google.com/recaptcha/api.js"></script>`;
     const a = makeArtifacts({ home: okResource(`${ORIGIN}/`, withRecaptcha), homeAgent: okResource(`${ORIGIN}/`, withRecaptcha) });
     assert.equal(check.run(a).status, 'pass');
+  });
+});
+
+// On a root scan the agents matrix decides (docs/checks.md §13): the user fetchers one by one.
+const HOME = `${ORIGIN}/`;
+const PRODUCT = `${ORIGIN}/products/widget`;
+type Access = AgentVisit['access'];
+const visit = (url: string, access: Access = 'served', extra: Partial<AgentVisit> = {}): AgentVisit => ({
+  url, status: access === 'served' ? 200 : access === 'rate_limited' ? 429 : 403, access, challenge: access === 'challenged' ? 'cf-mitigated: challenge' : null,
+  title: access === 'served' ? 'Acme Store' : 'Just a moment...', server: 'cloudflare', ms: 20, facts: null, differences: [], ...extra,
+});
+const USER_FETCHERS = AGENTS.filter((a) => a.kind === 'user_fetcher').map((a) => a.name);
+
+function withMatrix(walls: Record<string, { home?: Access; product?: Access; differences?: string[] }>, extra: Partial<AgentMatrix> = {}) {
+  const rows = ['ChatGPT-User', 'Claude-User', 'Perplexity-User', 'MistralAI-User', 'OAI-SearchBot', 'GPTBot'].map((agent) => ({
+    agent,
+    robots: { home: true, product: true },
+    home: visit(HOME, walls[agent]?.home),
+    product: visit(PRODUCT, walls[agent]?.product, { differences: walls[agent]?.differences ?? [] }),
+    skipped: null,
+  }));
+  const agentMatrix: AgentMatrix = {
+    status: 'checked', note: null, homeUrl: HOME, productUrl: PRODUCT,
+    baseline: { home: visit(HOME), product: visit(PRODUCT) }, signedPair: null, rows, requests: 12, maxRequests: 24, ...extra,
+  };
+  return makeArtifacts({ home: okResource(HOME, PAGE), homePage: makePage({ title: 'Acme Store' }), homeAgent: failResource(HOME, 'not-fetched'), agentMatrix });
+}
+
+describe('access_no_bot_wall with the agents matrix', () => {
+  it('passes when every user fetcher gets both pages as a browser-like request does', () => {
+    const out = check.run(withMatrix({}));
+    assert.equal(out.status, 'pass');
+    assert.match(out.evidence, new RegExp(`${USER_FETCHERS.join(', ')} got the home page and the product page as a browser-like request did; 2 crawlers asked too`));
+  });
+
+  it('one user fetcher blocked fails the check naming it, without capping the score', () => {
+    const out = check.run(withMatrix({ 'ChatGPT-User': { home: 'blocked', product: 'blocked' } }));
+    assert.equal(out.status, 'fail');
+    assert.equal(out.capReason, null);
+    assert.match(out.evidence, /ChatGPT-User: 403 \(server: cloudflare, title "Just a moment\.\.\."\) on the home and product pages/);
+    assert.doesNotMatch(out.evidence, /Claude-User/);
+  });
+
+  it('every user fetcher walled on a page caps the score (H2)', () => {
+    const all = Object.fromEntries(USER_FETCHERS.map((a) => [a, { product: 'challenged' as Access }]));
+    const out = check.run(withMatrix(all));
+    assert.equal(out.status, 'fail');
+    assert.equal(out.capReason, 'H2');
+    assert.match(out.evidence, /Claude-User: a challenge \(cf-mitigated: challenge, 403\) \(server: cloudflare, title "Just a moment\.\.\."\) on the product page/);
+  });
+
+  it('a training crawler turned away costs nothing (principle 4)', () => {
+    assert.equal(check.run(withMatrix({ GPTBot: { home: 'blocked', product: 'blocked' } })).status, 'pass');
+  });
+
+  it('cloaking is partial, with its own fix', () => {
+    const out = check.run(withMatrix({ 'OAI-SearchBot': { differences: ['price 79 EUR, not 89 EUR'] } }));
+    assert.equal(out.status, 'partial');
+    assert.match(out.evidence, /Cloaking: .*OAI-SearchBot: price 79 EUR, not 89 EUR on the product page/);
+    assert.equal(out.how, CLOAKING_FIX);
+  });
+
+  it('a store that lets only signed requests in is partial: the unsigned agents are refused as the unsigned browser-like request is', () => {
+    const all = Object.fromEntries(USER_FETCHERS.map((a) => [a, { product: 'blocked' as Access }]));
+    const signedPair = { url: PRODUCT, signed: visit(PRODUCT), unsigned: visit(PRODUCT, 'blocked') };
+    const out = check.run(withMatrix(all, { baseline: { home: visit(HOME), product: visit(PRODUCT, 'blocked') }, signedPair }));
+    assert.equal(out.status, 'partial');
+    assert.match(out.evidence, /Only signed requests get in: .*signed 200, unsigned with the same user-agent 403; unsigned agents refused too: ChatGPT-User, Claude-User, Perplexity-User, MistralAI-User/);
+    assert.equal(out.how, SIGNED_ONLY_FIX);
   });
 });
