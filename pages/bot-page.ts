@@ -93,13 +93,15 @@ function signedSection(config: BotConfig): SafeHtml {
 
 /** The requests a scan of a store's root sends as each AI agent. */
 function agentsSection(config: BotConfig): SafeHtml {
-  const example = matrixUserAgent(AGENTS[0], config.BASE_URL);
-  const names = AGENTS.filter((a) => a.userAgent !== null).map((a) => a.name).join(', ');
+  const asked = AGENTS.filter((a) => a.userAgent !== null);
+  const names = asked.map((a) => a.name).join(', ');
+  // Every string, not one example: an owner matching logs or writing an allow rule needs the exact text.
+  const strings = asked.map((a) => html`<li><code data-testid="ua-agent">${matrixUserAgent(a, config.BASE_URL)}</code></li>`);
   return html`<section class="card" aria-labelledby="as-agents-h">
   <h2 id="as-agents-h">Asking as each AI agent</h2>
-  <p>On a scan of a store's root the scanner also asks your home page and one product page as each AI agent that matters for shopping (${names}), to show you which of them your firewall lets in and whether they see the prices and stock people see. Each of those requests sends the agent's own User-Agent followed by ours, for example:</p>
-  <pre class="snippet"><code data-testid="ua-agents">${example}</code></pre>
-  <p>They are not signed (we cannot sign for those agents), at most two per agent and two at a time, at most ${config.AGENTS_MAX_REQUESTS} per scan beside the ${config.SCAN_MAX_REQUESTS} of the scan itself; crawlers your robots.txt turns away are not asked, and once your store has answered the first agents as it answers a browser the others are sampled, not asked.</p>
+  <p>On a scan of a store's root the scanner also asks your home page and one product page as each AI agent that matters for shopping (${names}), to show you which of them your firewall lets in and whether they see the prices and stock people see. Each of those requests sends the agent's own User-Agent followed by ours:</p>
+  <ul class="ua-list">${strings}</ul>
+  <p>They are not signed (we cannot sign for those agents), at most two per agent and two at a time, at most <strong data-testid="agents-requests">${config.AGENTS_MAX_REQUESTS}</strong> per scan beside the ${config.SCAN_MAX_REQUESTS} of the scan itself; crawlers your robots.txt turns away are not asked, and once your store has answered the first agents as it answers a browser the others are sampled, not asked.${config.SIGN_REQUESTS ? ' Because this instance signs its own requests, one of those pages is also asked once unsigned with the scanner\'s own User-Agent, within the same cap, so the report can tell what the signature changes from what the agent\'s name changes.' : ''}</p>
 </section>`;
 }
 

@@ -15,7 +15,7 @@ describe('the scanner explained to store owners', () => {
     assert.match(page, /href="http:\/\/localhost:3000\/\.well-known\/http-message-signatures-directory"/);
     assert.match(page, /application\/http-message-signatures-directory\+json/);
     assert.match(page, /ChatGPT-User\/1\.0; \+https:\/\/openai\.com\/bot store-readiness-agents\/1\.0 \(\+http:\/\/localhost:3000\/bot\)/);
-    assert.match(page, /at most 24 per scan beside the 20 of the scan itself/);
+    assert.match(page, /at most <strong data-testid="agents-requests">24<\/strong> per scan beside the 20 of the scan itself/);
   });
 
   it('/bot with SIGN_REQUESTS=off says the requests are unsigned', async (t) => {

@@ -106,11 +106,16 @@ export async function startCatalogStore(opts: CatalogOptions): Promise<CatalogSt
     const visit: Visit = { path: req.url ?? '/', start: performance.now(), end: Infinity };
     visits.push(visit);
     maxInFlight = Math.max(maxInFlight, ++inFlight);
-    res.once('close', () => {
+    const ended = () => {
+      if (visit.end !== Infinity) return;
       inFlight--;
       visit.end = performance.now();
-    });
+    };
+    res.once('close', ended);
     answer(req, res);
+    // Answers are written synchronously: the end is now. Waiting for 'close' would date it to whenever this process
+    // next runs, and a test process starved of CPU would then see requests overlap that never did at the socket.
+    if (res.writableEnded) ended();
   });
   const closest = () => {
     const sorted = [...visits].sort((a, b) => a.start - b.start);

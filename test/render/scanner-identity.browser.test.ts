@@ -1,6 +1,6 @@
 // The scanner says what it does: a loopback store records the User-Agent of every request one scan makes (raw
 // fetches and the browser view's Chromium), each names the scanner and /bot, and the counts stay within what /bot
-// states, read from the page itself.
+// states, read from the page itself (the requests a root scan makes as each AI agent included).
 import '../support/loopback-guard.js';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,16 +38,29 @@ test('every request of a scan names the scanner and /bot, and the counts hold to
   const rawMax = Number(testId(bot, 'raw-requests'));
   const browserMax = Number(testId(bot, 'browser-requests'));
   const productPages = Number(testId(bot, 'browser-product-pages'));
-  assert.ok(rawMax > 0 && browserMax > 0 && productPages > 0, 'the page states its counts');
+  const agentsMax = Number(testId(bot, 'agents-requests'));
+  const agentUas = new Set([...bot.matchAll(/data-testid="ua-agent">([^<]*)</g)].map((m) => decode(m[1])));
+  assert.ok(rawMax > 0 && browserMax > 0 && productPages > 0 && agentsMax > 0, 'the page states its counts');
+  assert.ok(agentUas.size > 0, 'the page lists the agents\' strings');
 
   const botLink = `+${app.config.BASE_URL}/bot`;
   const uas = store.requests.map((r) => String(r.headers['user-agent'] ?? ''));
   assert.ok(uas.length > 0);
   for (const [i, ua] of uas.entries()) {
     assert.ok(ua.includes('store-readiness') && ua.includes(botLink), `${store.requests[i].method} ${store.requests[i].path}: ${ua}`);
-    assert.ok(ua === neutral || ua === probe || browser.test(ua), `a User-Agent /bot does not show: ${ua}`);
+    assert.ok(ua === neutral || ua === probe || browser.test(ua) || agentUas.has(ua), `a User-Agent /bot does not show: ${ua}`);
   }
-  const raw = store.requests.filter((r) => r.headers['user-agent'] === neutral || r.headers['user-agent'] === probe);
+  // A root scan also asks as each AI agent: every such request is one /bot lists, within the cap it states.
+  const asAgents = store.requests.filter((r) => agentUas.has(String(r.headers['user-agent'])));
+  assert.ok(asAgents.length > 0 && asAgents.length <= agentsMax, `${asAgents.length} requests as AI agents, /bot says at most ${agentsMax}`);
+  // The matrix asks a page once more unsigned, in the scanner's own name, to tell the signature's effect from the
+  // agent's: that request is the matrix's (its cap, its count), not the scan's; the scan's own raw requests are signed.
+  const scanners = store.requests.filter((r) => r.headers['user-agent'] === neutral || r.headers['user-agent'] === probe);
+  const raw = scanners.filter((r) => r.headers.signature !== undefined);
+  const unsignedTwins = scanners.filter((r) => r.headers.signature === undefined);
+  assert.equal(asAgents.length + unsignedTwins.length, report.agents?.requests, 'the report counts every request the matrix made');
+  assert.ok(report.agents!.requests <= agentsMax, `${report.agents!.requests} matrix requests, /bot says at most ${agentsMax}`);
+  assert.ok(unsignedTwins.length <= 1, `unsigned twins: ${unsignedTwins.map((r) => r.path).join(', ')}`);
   const rendered = store.requests.filter((r) => browser.test(String(r.headers['user-agent'])));
   assert.ok(raw.length <= rawMax, `${raw.length} raw requests, /bot says at most ${rawMax}`);
   assert.equal(raw.length, report.fetched.length, 'the report lists every raw request');

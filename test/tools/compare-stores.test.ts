@@ -9,9 +9,10 @@ import { connectMcp } from '../helpers/mcp-client.js';
 import { StoreComparison } from '../../schemas/comparison.js';
 
 async function threeStores(app: TestApp) {
-  await saveFakeScan(app.db, { host: 'alpha.test', score: 90 });
+  const alpha = await saveFakeScan(app.db, { host: 'alpha.test', score: 90 });
   await saveFakeScan(app.db, { host: 'beta.test', score: 30, capped: true });
   await saveFakeScan(app.db, { host: 'gamma.test', score: 72 });
+  return { alphaId: alpha.scan_id };
 }
 
 test('GET /api/v1/compare: stores in the order asked, pillars and every check, the differing one marked', async (t) => {
@@ -77,7 +78,7 @@ test('the MCP tool answers the same comparison as structured content', async (t)
 
 test('the page: a form for fewer than two stores, the comparison for three, a 400 page with the form for a bad list', async (t) => {
   const app = await startApp(t);
-  await threeStores(app);
+  const { alphaId } = await threeStores(app);
   const form = await fetch(`${app.url}/compare?hosts=alpha.test`);
   assert.equal(form.status, 200);
   const formHtml = await form.text();
@@ -91,6 +92,6 @@ test('the page: a form for fewer than two stores, the comparison for three, a 40
   assert.equal(bad.status, 400);
   assert.match(bad.headers.get('content-type') ?? '', /text\/html/);
   assert.match(await bad.text(), /role="alert">Each entry must be a store host name/);
-  const report = await fetch(`${app.url}/r/1`);
+  const report = await fetch(`${app.url}/r/${alphaId}`);
   assert.match(await report.text(), /href="\/compare\?hosts=alpha\.test">Compare with…<\/a>/);
 });
