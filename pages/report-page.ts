@@ -519,7 +519,11 @@ function availabilityFact(p: Product): SafeHtml {
 }
 
 function price(p: Product): SafeHtml {
-  if (!p.price || p.price.value === null || p.price.value === undefined) return html`<span class="missing">not found</span>`;
+  if (!p.price || p.price.value === null || p.price.value === undefined) {
+    // Prices that disagree with nothing to decide between them: the report says why none was read.
+    if (p.price_not_read) return html`<span class="missing">not read</span> <span class="src">${p.price_not_read}</span>`;
+    return html`<span class="missing">not found</span>`;
+  }
   const amount = Number(p.price.value);
   const currency = p.currency?.value ? String(p.currency.value) : '';
   let text = `${p.price.value}${currency ? ` ${currency}` : ''}`;

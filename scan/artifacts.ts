@@ -7,7 +7,8 @@ import type { Resource } from '../outbound/resource.js';
 
 
 /** A value read from a page and where it was read from, so a merchant sees why an agent sees it. */
-export type FactSource = 'json-ld' | 'microdata' | 'rdfa' | 'opengraph' | 'meta' | 'html';
+// url: the item's id in the page's address, for its SKU where the page gives no code of its own.
+export type FactSource = 'json-ld' | 'microdata' | 'rdfa' | 'opengraph' | 'meta' | 'html' | 'url';
 export interface Fact<T> {
   value: T;
   source: FactSource;
@@ -62,7 +63,8 @@ export interface PageFacts {
   templateTokens: string[]; // lower-case id and class tokens of <html> and <body> (template names, never shown)
   priceTexts?: string[]; // visible texts of elements the page marks as a price (itemprop=price, a class or id naming one)
   // Visible texts about other things than the page's item: the options of a select that are not chosen, recommendation
-  // blocks and variant swatches. Stock words there speak for another item or variant, capped.
+  // blocks and variant swatches, and short notices the page keeps hidden (an inline display:none, a dialog). Stock words
+  // there speak for another item or variant, or for a state the page does not show now; capped.
   asideTexts?: string[];
   breadcrumbs?: string[]; // link texts of the page's breadcrumb trail, in order, capped
   // Product codes in data attributes (data-sku, data-ean …), name without "data-", capped; `aside` when the element
@@ -98,6 +100,9 @@ export interface ProductFacts {
   images: Fact<string[]> | null; // absolute http(s) URLs
   price: Fact<number> | null; // numeric, > 0 when valid
   priceText: Fact<string> | null; // the raw value as published (e.g. "€1.299,00")
+  // The markup's price where the buy box outvoted it (read 'page': price is the page's) or left the price unread
+  // (read 'none': price is null), with why (scan/products/price-choice.ts). Checks that judge the markup read it.
+  markupPrice?: Fact<number> & { read: 'page' | 'none'; why: string };
   pricePeriod?: Fact<'day' | 'week' | 'month' | 'year'>; // the price is per this period ("€9.99/mo"), when the page says so
   priceExclTax?: Fact<number>; // the price excluding tax as the page shows it; equal to price when that is all it shows
   currency: Fact<string> | null; // ISO 4217 when known, else the raw symbol

@@ -254,6 +254,7 @@ function productSeen(p: ProductFacts): AuditResult['products'][number] {
     price: p.price,
     ...(p.pricePeriod ? { price_period: p.pricePeriod } : {}),
     ...(p.priceExclTax ? { price_excl_tax: p.priceExclTax } : {}),
+    ...(p.markupPrice?.read === 'none' ? { price_not_read: p.markupPrice.why } : {}),
     currency: p.currency,
     availability: p.availability,
     ...(p.availabilityBasis ? { availability_basis: p.availabilityBasis } : {}),

@@ -105,7 +105,9 @@ export const Protocols = z
   .describe('Protocol adoption flags: true, false, or null when not checked in this scan.')
   .meta({ id: 'Protocols' });
 
-const FactSource = z.enum(['json-ld', 'microdata', 'rdfa', 'opengraph', 'meta', 'html']);
+const FactSource = z
+  .enum(['json-ld', 'microdata', 'rdfa', 'opengraph', 'meta', 'html', 'url'])
+  .describe('Where the fact was read: markup, OpenGraph or meta tags, the visible page (html), or the product id in the page address (url, for the SKU only, when the page gives no code of its own).');
 const fact = <T extends z.ZodType>(value: T) => z.object({ value, source: FactSource }).nullable();
 
 export const ProductIdentifier = z
@@ -130,6 +132,12 @@ export const ProductSeen = z
     price_excl_tax: fact(z.number())
       .optional()
       .describe('Present when the page marks a price as excluding VAT or sales tax; equal to price when that is the only price shown.'),
+    price_not_read: z
+      .string()
+      .optional()
+      .describe(
+        'Present when the page gives the item prices that disagree and nothing on it tells which one a buyer pays now (the markup says one amount, the buy box shows another and the first nowhere): why price is null rather than a guess.',
+      ),
     currency: fact(z.string()),
     availability: fact(z.string()),
     availability_basis: z

@@ -85,9 +85,11 @@ export function renderReport(r: AuditResult): string {
         ? `${p.price.value} ${p.currency ? p.currency.value : '(currency unknown)'}${p.price_period ? ` per ${p.price_period.value}` : ''}${
             p.price_excl_tax ? ` (${p.price_excl_tax.value} excl. tax)` : ''
           }${p.price.value === 0 ? ' (read as free)' : ''}`
-        : 'no price';
+        : p.price_not_read
+          ? `price not read: ${p.price_not_read}`
+          : 'no price';
       const basis = p.availability?.source === 'html' && p.availability_basis ? `, ${availabilityBasisPhrase(p.availability_basis)}` : '';
-      out.push(`  ${clean(p.name?.value ?? '', 80)} · ${clean(price, 60)} · ${clean(p.availability?.value ?? 'no availability', 40)}${basis} (${p.markup})`);
+      out.push(`  ${clean(p.name?.value ?? '', 80)} · ${clean(price, p.price_not_read ? 240 : 60)} · ${clean(p.availability?.value ?? 'no availability', 40)}${basis} (${p.markup})`);
     }
   }
   const agents = r.agents?.status === 'checked' ? r.agents.rows.filter((a) => a.got_page === false || a.same_facts === false) : [];

@@ -1,6 +1,6 @@
 // The sampled product pages and how product checks aggregate over them (docs/checks.md §2 "Product checks aggregate
 // over the sampled PDPs").
-import type { Artifacts, PageFacts, ProductFacts, Resource } from '../artifacts.js';
+import type { Artifacts, Fact, PageFacts, ProductFacts, Resource } from '../artifacts.js';
 import type { CheckOutcome, CheckStatus } from './check.js';
 import { NO_PRODUCT_PAGE, describe } from './evidence.js';
 import { resourceUrl } from '../documents/resources.js';
@@ -63,3 +63,8 @@ export function noPdpEvidence(a: Artifacts): string {
 
 /** Values read from structured markup (not from OpenGraph, other meta tags or visible HTML). */
 export const STRUCTURED: ReadonlySet<string> = new Set(['json-ld', 'microdata', 'rdfa']);
+
+/** The price the page's markup gives, also where the buy box outvoted it or left the item's price unread. */
+export function markupPriceOf(product: ProductFacts | null | undefined): Fact<number> | null {
+  return product?.markupPrice ? { value: product.markupPrice.value, source: product.markupPrice.source } : (product?.price ?? null);
+}

@@ -4,7 +4,7 @@
 import type { PillarId } from './pillars.js';
 
 /** Names this table and the rules below in every scan result; a change to any of them bumps it. */
-export const RUBRIC_VERSION = '2026-11.5';
+export const RUBRIC_VERSION = '2026-11.6';
 
 export type HardBlock = 'H1' | 'H2' | 'H3';
 

@@ -20,6 +20,7 @@ import {
 export const MAX_VISIBLE_TEXT = 200_000;
 const MAX_NOSCRIPT_TEXT = 20_000;
 const MAX_SHORT_TEXT = 1_000; // anchor, button, heading texts
+const MAX_HEADINGS = 20; // h1 elements read per page
 const MAX_LIST = 10_000; // links, buttons, metas, forms kept per page
 const MAX_TEMPLATE_TOKENS = 100;
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
@@ -69,6 +70,18 @@ const MAX_CRUMBS = 30;
 const MAX_ASIDE_TEXT = 20_000;
 const MAX_ASIDE_TOTAL = 100_000; // all aside texts of a page together, so matching lines against them stays cheap
 
+// A notice the page keeps hidden until a script shows it ("Sold out :(" in a display:none block, a "notify me" dialog):
+// not what the page says now. Only short blocks count, so hidden menus do not crowd out the other asides.
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+const DIALOG_TOKEN = /^(?:modal|dialog|popup)$/;
+const MAX_HIDDEN_NOTICE = 500;
+
+function marksHiddenNotice(el: Element): boolean {
+  if (el.attrs.length === 0) return false;
+  if (HIDDEN_STYLE.test((attr(el, 'style') ?? '').slice(0, 500)) || attr(el, 'role') === 'dialog' || attr(el, 'aria-modal') === 'true') return true;
+  return `${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''}`.slice(0, 500).toLowerCase().split(/\s+/).some((t) => DIALOG_TOKEN.test(t));
+}
+
 function marksAside(el: Element, tag: string): boolean {
   if (tag === 'option') return attr(el, 'selected') === null; // a closed select shows only its chosen option
   const tokens = `${attr(el, 'class') ?? ''} ${attr(el, 'id') ?? ''}`.slice(0, 500).toLowerCase().split(/\s+/);
@@ -98,7 +111,7 @@ export function parsePage(html: string, url: string, opts: ParseOptions = {}, do
     url,
     status: opts.status ?? 200,
     title: walker.title,
-    h1: walker.h1,
+    h1: mainHeading(walker.h1s, walker.title),
     lang: walker.lang,
     metaDescription: metaContent(walker.meta, 'description'),
     robots: [...walker.robots, ...robotsHeader(opts.headers)],
@@ -122,6 +135,26 @@ export function parsePage(html: string, url: string, opts: ParseOptions = {}, do
     bodyBytes: Buffer.byteLength(html, 'utf8'),
     truncated: opts.truncated ?? false,
   };
+}
+
+/**
+ * The page's main heading: its only h1, or of several (shops that make every menu entry or banner an h1) the one that
+ * shares the most words with the document title, which names the page; the first when none shares two.
+ */
+function mainHeading(h1s: readonly string[], title: string | null): string | null {
+  if (h1s.length <= 1 || title === null) return h1s[0] ?? null;
+  const titleWords = new Set(words(title));
+  let best = h1s[0];
+  let bestShared = 1;
+  for (const h1 of h1s) {
+    const shared = new Set(words(h1).filter((w) => titleWords.has(w))).size;
+    if (shared > bestShared) [best, bestShared] = [h1, shared];
+  }
+  return best;
+}
+
+function words(s: string): string[] {
+  return s.toLowerCase().slice(0, MAX_SHORT_TEXT).split(/[^\p{L}\d]+/u).filter((w) => w.length > 1);
 }
 
 /** First non-empty content of a meta key (keys are lower case: "og:title", "description" …). */
@@ -180,7 +213,7 @@ function robotsHeader(headers: Record<string, string> | undefined): string[] {
 
 class Walker {
   title: string | null = null;
-  h1: string | null = null;
+  h1s: string[] = [];
   lang: string | null = null;
   canonical: string | null = null;
   robots: string[] = [];
@@ -210,6 +243,7 @@ class Walker {
   private crumbDepth = 0; // open breadcrumb blocks
   private asideDepth = 0;
   private asideLen = 0; // open aside blocks: a nested one is already inside the outer one's text
+  private otherItemDepth = 0; // open blocks about other items or variants, whose data codes are not the item's
 
   constructor(private readonly base: string | null) {}
 
@@ -305,7 +339,12 @@ class Walker {
         if (el.namespaceURI === HTML_NS) this.anchor(el);
         break;
       case 'h1':
-        if (visible && this.h1 === null) this.collect((text) => (this.h1 ??= nonEmpty(text)));
+        if (visible && this.h1s.length < MAX_HEADINGS) {
+          this.collect((text) => {
+            const h1 = nonEmpty(text);
+            if (h1 !== null && this.h1s.length < MAX_HEADINGS) this.h1s.push(h1);
+          });
+        }
         break;
       case 'form':
         this.form(el);
@@ -321,19 +360,29 @@ class Walker {
         return;
     }
     if (attr(el, 'role') === 'button' && tag !== 'a' && el.namespaceURI === HTML_NS) this.button(el);
-    if (this.dataCodes.length < MAX_DATA_CODES) this.codeAttributes(el, this.asideDepth > 0 || marksAside(el, tag), tag === 'option');
+    const other = marksAside(el, tag);
+    if (other) {
+      this.otherItemDepth++;
+      this.pushExit(() => this.otherItemDepth--);
+    }
+    if (this.dataCodes.length < MAX_DATA_CODES) this.codeAttributes(el, this.otherItemDepth > 0, tag === 'option');
     if (visible && this.priceTexts.length < MAX_PRICE_TEXTS && marksPrice(el)) {
       this.collect((text) => {
         if (text !== '' && text.length <= 200) this.priceTexts.push(text);
       });
     }
-    if (visible && this.asideDepth === 0 && this.asideTexts.length < MAX_ASIDE_TEXTS && this.asideLen < MAX_ASIDE_TOTAL && marksAside(el, tag)) {
+    const notice = !other && visible && this.asideDepth === 0 && marksHiddenNotice(el);
+    if (visible && this.asideDepth === 0 && this.asideTexts.length < MAX_ASIDE_TEXTS && this.asideLen < MAX_ASIDE_TOTAL && (other || notice)) {
       this.asideDepth++;
-      this.collect((text) => {
-        this.asideDepth--;
-        if (text !== '') this.asideTexts.push(text);
-        this.asideLen += text.length;
-      }, MAX_ASIDE_TEXT);
+      this.collect(
+        (text) => {
+          this.asideDepth--;
+          if (text === '' || (notice && text.length > MAX_HIDDEN_NOTICE)) return;
+          this.asideTexts.push(text);
+          this.asideLen += text.length;
+        },
+        notice ? MAX_HIDDEN_NOTICE + 1 : MAX_ASIDE_TEXT,
+      );
     }
   }
 
@@ -344,10 +393,14 @@ class Walker {
       if (t === ' ') this.appendVisible(' ');
       return;
     }
-    // Label and value in neighbouring inline elements ("<span>Brand</span><span>Fruit of the Loom</span>") are two
-    // words to a reader of the laid-out page: a capitalised word, then another. A word that only changes style
-    // inside ("i<b>Phone</b>", "<b>e</b>Bay") stays one.
-    if (this.inlineEdge && LABEL_WORD_END.test(this.lastVisible) && /^\p{Lu}\p{Ll}/u.test(t)) t = ` ${t}`;
+    // Label and value in neighbouring inline elements ("<span>Brand</span><span>Fruit of the Loom</span>",
+    // "<span>EAN-Nummer</span><span>4022664223553</span>") are two words to a reader of the laid-out page: a
+    // capitalised word, then another or a number. A word that only changes style inside ("i<b>Phone</b>", "<b>e</b>Bay")
+    // stays one.
+    if (this.inlineEdge && LABEL_WORD_END.test(this.lastVisible) && /^(?:\p{Lu}\p{Ll}|\d)/u.test(t)) t = ` ${t}`;
+    // Digits after digits in the next inline element: two cents printed apart ("173<sup>34</sup>") are the amount's
+    // decimals; any other number is a number of its own ("$400<span>5 bids</span>", "Rs 635,000<span>2010</span>").
+    else if (this.inlineEdge && /\d$/.test(this.lastVisible) && /^\d/.test(t)) t = /^\d{2}$/.test(t) ? `${decimalMark(this.lastVisible)}${t}` : ` ${t}`;
     this.inlineEdge = false;
     this.appendVisible(t);
     for (const c of this.open) {
@@ -512,6 +565,12 @@ class Walker {
     });
     return { info, values: info.raw };
   }
+}
+
+/** The decimal mark an amount ending the text takes: a comma after dot-grouped thousands ("1.299"), else a dot. */
+function decimalMark(before: string): string {
+  const amount = /[\d.,]{1,30}$/.exec(before.slice(-30))?.[0] ?? '';
+  return amount.includes('.') && !amount.includes(',') ? ',' : '.';
 }
 
 function childText(el: Element): string {

@@ -98,16 +98,20 @@ function brandPrefix(text: string, titleLine: string, anchor: number): string | 
   return undefined;
 }
 
-/** A short name: letters, no price, no sentence, no label. */
+/** A short name: letters, no price, no sentence, no label, no promotion badge. */
 function brandShaped(s: string): boolean {
   if (s.length < 2 || s.length > MAX_BRAND || /[:：|€$£¥%]/.test(s) || /\d{3,}/.test(s)) return false;
   if (!/^\p{L}/u.test(s) || s.split(/\s+/).length > 4) return false;
-  return !GENERIC_LINE.test(s);
+  return !GENERIC_LINE.test(s) && !BADGE_WORD.test(s);
 }
+
+// Words of the badges shops print over titles and cards ("New lower price", "More options available", "Exclu Web").
+const BADGE_WORD =
+  /(?<!\p{L})(?:price|prices|prix|preis|precio|prezzo|preço|cena|offer|offers|deal|deals|promo|promotion|discount|options?|available|exclusive|exclu|limited|only|bestseller|best seller|top seller)(?!\p{L})/iu;
 
 // Lines that sit next to titles on many pages without naming a brand.
 const GENERIC_LINE =
-  /^(?:home|start|startseite|inicio|início|accueil|new|neu|nouveau|nuevo|novo|sale|outlet|back|zurück|retour|volver|details?|share|teilen|partager|compartir|reviews?|bewertungen|avis|rating|in stock|out of stock|sponsored|gesponsert|kids|women|men|damen|herren|bestseller|top|offer|angebot|new in|follow|folgen)$/i;
+  /^(?:home|start|startseite|inicio|início|accueil|new|neu|nouveau|nuevo|novo|sale|outlet|back|zurück|retour|volver|details?|share|teilen|partager|compartir|reviews?|bewertungen|avis|rating|in stock|out of stock|sponsored|gesponsert|kids|women|men|womens|mens|women's|men's|girls|boys|baby|unisex|damen|herren|bestseller|top|offer|angebot|new in|follow|folgen)$/i;
 
 function lineCounts(lines: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
@@ -209,4 +213,22 @@ function decodeURIComponentSafe(s: string): string {
   } catch {
     return s;
   }
+}
+
+// Technical words titles print in Latin letters in any script, which name no brand.
+const TECH_WORD = /^(?:wi-?fi|bluetooth|usb|led|lcd|oled|hdmi|smart|ssd|hdd|gps|android|ios|nfc|type-?c|mini|pro|max|plus|ultra|set|kit)$/i;
+
+/**
+ * The brand a title in another script writes in Latin letters ("Набор посуды TalleR TR-1047", "Luminarc набор
+ * стаканов"): stores writing Cyrillic, Greek, Hebrew, Arabic or Chinese keep brand names as the brand writes them.
+ * The first Latin word that is a name (letters only, not a technical word); none when the title has no other script.
+ */
+export function latinBrandInTitle(title: string | null): string | undefined {
+  if (!title || !/[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Han}\p{Script=Thai}\p{Script=Hangul}]/u.test(title)) return undefined;
+  for (const word of title.slice(0, 200).split(/[\s,()«»"]+/)) {
+    if (!/^\p{Script=Latin}/u.test(word)) continue;
+    if (/^\p{Script=Latin}[\p{Script=Latin}'’&.-]{1,30}$/u.test(word) && !TECH_WORD.test(word) && /\p{Ll}|^\p{Lu}{4,}$/u.test(word)) return word;
+    return undefined; // the first Latin word is a code or a technical word: no brand from the title
+  }
+  return undefined;
 }

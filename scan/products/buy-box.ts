@@ -1,10 +1,12 @@
 // The buy box: the stretch of visible text from the product title to the first recommendation block ("Customers
-// also viewed", "Ähnliche Artikel", …). The price and the stock status of the product are read there only; stock
-// wording that is about a side service (store pickup, chat, a delivery option) does not say whether the product can
-// be bought, and "Currently unavailable" next to the title outranks "In stock" further down. Pure functions; every
-// regex is linear and runs on capped text.
+// also viewed", "Ähnliche Artikel", …), and for its price the few lines above the title when none follows it. The
+// price and the stock status of the product are read there only; stock wording that is about a side service (store
+// pickup, chat, a delivery option, a picture) does not say whether the product can be bought, and "Currently
+// unavailable" next to the title outranks "In stock" further down. Pure functions; every regex is linear and runs on
+// capped text.
 import { stockStatements, type StockStatement } from './availability.js';
 import { availabilityKind } from './availability.js';
+import { priceMentions, type SellingPrice } from './price.js';
 
 // Headings of recommendation blocks, in the languages the stock phrases cover, at the start of a line.
 const RECOMMENDATION_HEADING = new RegExp(
@@ -21,6 +23,8 @@ const RECOMMENDATION_HEADING = new RegExp(
       'productos similares', 'artículos similares', 'también te (?:puede interesar|podría gustar)', 'comprados juntos habitualmente',
       'prodotti simili', 'articoli simili', 'potrebbe (?:interessarti|piacerti) anche', 'spesso comprati insieme',
       'vergelijkbare (?:producten|artikelen)', 'anderen bekeken ook', 'produtos (?:semelhantes|similares|relacionados)',
+      'related ads', 'similar ads', 'more ads (?:from|by) this (?:seller|user)', 'other ads', 'all variants', 'other variants',
+      'other sellers on', 'more buying choices', 'compare prices from',
       'quem viu,? (?:também )?viu', 'comprados juntos', 'podobne produkty', 'klienci kupili również', 'liknande produkter',
       'lignende produkter', 'andre kunder (?:kjøpte|købte) også', 'sarnased tooted', '[^\n]{0,40}huvitatud ka', 'похожие товары',
       'с этим товаром (?:покупают|смотрят)', '関連商品', 'この商品を(?:買った|見た)人は', '相关商品', '相關商品', '猜你喜欢', '為你推薦', '为你推荐',
@@ -38,9 +42,29 @@ export function buyBoxWindow(text: string, anchor: number, max: number): string 
   return m && m.index > 0 ? window.slice(0, m.index) : window;
 }
 
-// A stock statement about something other than the product: store pickup, chat, an option, a delivery method.
+const BEFORE_TITLE = 400; // characters before the title where a buy box printed above it may show the price
+
+/**
+ * The price of a buy box printed above the title ("Rs 23,450" over the heading of a classified ad, a price column
+ * laid out before the heading): the last selling price in the few lines before the title, after any recommendation
+ * heading there. For pages whose text after the title shows no price.
+ */
+export function priceBeforeTitle(text: string, anchor: number, signals: ReadonlySet<string>): SellingPrice | null {
+  if (anchor <= 0) return null;
+  let region = text.slice(Math.max(0, anchor - BEFORE_TITLE), anchor);
+  RECOMMENDATION_HEADING.lastIndex = 0;
+  for (let m = RECOMMENDATION_HEADING.exec(region); m !== null; m = RECOMMENDATION_HEADING.exec(region)) {
+    region = region.slice(m.index + m[0].length);
+    RECOMMENDATION_HEADING.lastIndex = 0;
+  }
+  const last = priceMentions(region, signals).filter((m) => m.role === 'selling').at(-1);
+  return last ? { value: last.value, text: last.text, currency: last.currency } : null;
+}
+
+// A stock statement about something other than the product: store pickup, chat, an option, a delivery method, a
+// picture of it ("Image unavailable", "Immagine non disponibile"), or a shop's shelf ("w sklepie: niedostępny").
 const SIDE_SERVICE =
-  /pick ?up|collect(?:ion)?|in-?store|store availability|chat|option|service|delivery to|warranty|abholung|abholen|im markt|in der filiale|retrait|en magasin|recogida|en tienda|ritiro|in negozio|afhalen|retirada|na loja|odbiór|i butik/i;
+  /pick ?up|collect(?:ion)?|in-?store|store availability|chat|option|service|delivery to|warranty|abholung|abholen|im markt|in der filiale|retrait|en magasin|recogida|en tienda|ritiro|in negozio|afhalen|retirada|na loja|odbiór|i butik|w sklepie|v prodejně|v predajni|in winkel|image|picture|photo|video|bild|immagine|imagen|imagem|zdjęcie|obrázek|obrázok/i;
 
 // A delivery method named on the line of an "unavailable" statement: "Express delivery unavailable" says the method
 // cannot be chosen, not that the product cannot be bought. Delivery estimates ("delivery in 3 days") still count.

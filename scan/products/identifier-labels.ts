@@ -13,11 +13,11 @@ export type { ProductIdentifier, IdentifierKind };
 /** Label words per kind, lower case, at the start of a line, in the languages seen in stores. */
 export const ID_LABELS: Record<IdentifierKind, readonly string[]> = {
   sku: [
-    'sku', 'article number', 'article no', 'art.-nr', 'art. nr', 'art.nr', 'art. no', 'artikel-nr', 'artikelnummer', 'artikelnr',
+    'sku', 'article number', 'article no', 'art.-nr', 'art. nr', 'art.nr', 'art. no', 'artikel-nr', 'artikelnummer', 'artikel-nummer', 'artikelnr',
     'product code', 'item code', 'id produto', 'código', 'código do produto', 'código de producto', 'codice', 'codice articolo',
     'codice prodotto', 'numero articolo', 'référence', 'réf', 'ref', 'reference', 'tootekood', 'kód produktu', 'kód',
     'kod produktu', 'kod towaru', 'šifra', 'varenummer', 'varenr', 'tuotenumero', 'cikkszám', 'артикул', 'код товара',
-    '商品編號', '商品番号', '货号', '상품번호', 'style number', 'style no',
+    '商品編號', '商品番号', '货号', '상품번호', 'style number', 'style no', 'produkta kods', 'prekės kodas',
   ],
   retailer_code: [
     'item no', 'item number', 'item #', 'item id', 'product no', 'product number', 'product id', 'numero oggetto ebay',
@@ -28,13 +28,16 @@ export const ID_LABELS: Record<IdentifierKind, readonly string[]> = {
   mpn: [
     'mpn', 'manufacturer part number', 'manufacturers part number', "manufacturer's part number", 'mfg part number',
     'mfr part number', 'mfr. part', 'mfr #', 'part number', 'herstellernummer', 'hersteller-artikelnummer', 'herstellerartikelnummer',
+    'manufacturer code', 'manufacturer reference', 'référence fabricant', 'réf. fabricant', 'codice produttore', 'código de fabricante',
+    'referencia del fabricante', 'fabrikantcode', 'kod producenta', 'kód výrobce', 'kód výrobcu', 'tillverkarens artikelnummer',
+    'valmistajan koodi', 'tootja kood', 'ražotāja kods', 'gamintojo kodas', 'код производителя',
   ],
   model: [
     'model number', 'model no', 'item model number', 'model name / number', 'modelo', 'número de modelo', 'modello',
     'numero modello articolo', 'modèle', "numéro du modèle de l'article", 'modell', 'modellnummer', 'modelnummer', 'numer modelu',
     'model', 'модель', '型番', '型號',
   ],
-  gtin: ['ean', 'ean13', 'ean-13', 'ean code', 'gtin', 'gtin13', 'upc', 'isbn', 'isbn-13', 'isbn13', 'barcode', 'código de barras', 'kod ean', 'jan'],
+  gtin: ['ean', 'ean13', 'ean-13', 'ean code', 'ean-code', 'ean-nummer', 'ean nummer', 'gtin', 'gtin13', 'upc', 'isbn', 'isbn-13', 'isbn13', 'barcode', 'código de barras', 'kod ean', 'jan'],
 };
 
 /**
@@ -44,7 +47,11 @@ export const ID_LABELS: Record<IdentifierKind, readonly string[]> = {
  * With `leadingWord`, one short word may come first ("Amazon ASIN", "eBay item number").
  */
 export function labelRegex(labels: readonly string[], leadingWord: boolean): RegExp {
-  const alt = [...labels].sort((a, b) => b.length - a.length).map(escapeRe).join('|');
+  // "Model name / number" is also printed "model name/number".
+  const alt = [...labels]
+    .sort((a, b) => b.length - a.length)
+    .map((l) => escapeRe(l).replace(/ \/ /g, ' ?/ ?'))
+    .join('|');
   const lead = leadingWord ? String.raw`(?:[\p{L}\d-]{1,12} )?` : '';
   return new RegExp(
     String.raw`^[ \t〈(\[【]*${lead}(?:(${alt})(?=[\s:：#.(]|$)[ \t]*(?:\([^)\n]{0,30}\))?[ \t]*([:：#.]?)[ \t]*(\n?)[ \t]*([^\n]{1,80})|(${alt})([^\s:：#.(][^\n]{1,79}))`,
@@ -103,8 +110,9 @@ export function rowValue(raw: string): string {
 }
 
 // What marketplaces fill a required cell with when there is nothing to say: no brand, no part number.
+// Unfilled template variables ("$metabrand", "{{ product.vendor }}", "%brand%") are no value either.
 export const PLACEHOLDER =
-  /^(?:unbranded|generic|no name|unknown|brand not specified|does not apply|not applicable|n\/?a|none|no brand|non applicable|nicht zutreffend|markenlos|ohne marke|sans marque|sin marca|no aplica|senza marca|non applicabile|не применимо|без бренда|-+)$/iu;
+  /^(?:unbranded|generic|no name|unknown|brand not specified|does not apply|not applicable|n\/?a|none|no brand|non applicable|nicht zutreffend|markenlos|ohne marke|sans marque|sin marca|no aplica|senza marca|non applicabile|не применимо|без бренда|-+|\$[\w.]{1,40}|\{\{[^{}]{0,60}\}\}|%[\w.]{1,40}%)$/iu;
 
 const SHAPE: Record<IdentifierKind, ValueShape> = { sku: 'code', retailer_code: 'code', asin: 'code', mpn: 'model', model: 'model', gtin: 'gtin' };
 const LABEL_RE: Record<IdentifierKind, RegExp> = {
@@ -271,13 +279,38 @@ export function urlIdentifiers(pageUrl: string, visibleText: string, known: read
   return out;
 }
 
+// Where stores put the item's id in its address: a query value named for it ("?sku=1357247"); the last path segment
+// as a number, or one letter and a number ("/product/4667999", "/p4781720", "/Prod/144432/"); a number of six digits
+// or more ending the slug, after one letter or none ("…-1609583.html", "…_36029524", "…-p400105394"), or opening it
+// ("/item/94037710_vintage-chanel-…").
+const ID_PARAM = /^(?:sku|pid|product_?id|item_?id|article_?id|art_?nr)$/i;
+const ID_SEGMENT = [/^[A-Za-z]?(\d{5,20})$/, /[-_][A-Za-z]?(\d{6,20})$/, /^(\d{6,20})_/];
+
+/** The product id the page's address carries, by the shapes stores give it; undefined when it carries none. */
+export function urlProductId(pageUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(pageUrl);
+  } catch {
+    return undefined;
+  }
+  for (const [key, value] of [...url.searchParams].slice(0, 40)) if (ID_PARAM.test(key) && /^\d{4,20}$/.test(value)) return value;
+  const last = safeDecode(url.pathname.split('/').filter((p) => p !== '').at(-1) ?? '').replace(/\.(?:html?|php|aspx?)$/i, '').slice(-200);
+  for (const shape of ID_SEGMENT) {
+    const m = shape.exec(last);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
 /** The piece, and its number when one letter is glued on ("p4781720"). */
 function tokenReadings(piece: string): string[] {
   const prefixed = /^[a-zA-Z](\d{4,})$/.exec(piece);
   return prefixed ? [piece, prefixed[1]] : [piece];
 }
 
-function shownAsWord(text: string, token: string): boolean {
+/** Is the token printed in the text as a word of its own (not inside a longer code or number)? */
+export function shownAsWord(text: string, token: string): boolean {
   return new RegExp(`(?<![\\p{L}\\d])${escapeRe(token)}(?![\\p{L}\\d])`, 'iu').test(text);
 }
 

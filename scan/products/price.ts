@@ -32,7 +32,7 @@ const SYMBOL_CODES: Record<string, string[]> = {
   '₹': ['INR'], 'रु': ['INR', 'NPR'], '₨': ['INR', 'PKR', 'LKR', 'NPR', 'MUR', 'SCR'], Rs: ['INR', 'PKR', 'LKR', 'NPR', 'MUR', 'SCR'],
   '₺': ['TRY'], TL: ['TRY'], '₽': ['RUB'], руб: ['RUB', 'BYN'], 'р': ['RUB'], 'Р': ['RUB'], '₴': ['UAH'], грн: ['UAH'],
   '₪': ['ILS'], '฿': ['THB'], '₫': ['VND'], 'đ': ['VND'], '₱': ['PHP'], '₦': ['NGN'], '₲': ['PYG'], '₵': ['GHS'], '₡': ['CRC'],
-  '₭': ['LAK'], '৳': ['BDT'], '₮': ['MNT'], '₼': ['AZN'], '₾': ['GEL'], '₸': ['KZT'], тг: ['KZT'], лв: ['BGN'], дин: ['RSD'],
+  '₭': ['LAK'], '৳': ['BDT'], '₮': ['MNT'], '₼': ['AZN'], '₾': ['GEL'], '₸': ['KZT'], тг: ['KZT'], лв: ['BGN'], дин: ['RSD'], 'б.р.': ['BYN'],
   din: ['RSD'], zł: ['PLN'], Kč: ['CZK'], kr: ['SEK', 'NOK', 'DKK', 'ISK'], Ft: ['HUF'], lei: ['RON', 'MDL'], kn: ['HRK'],
   CHF: ['CHF'], Fr: ['CHF'], SFr: ['CHF'], RM: ['MYR'], Rp: ['IDR'], 'S/': ['PEN'], Bs: ['VES', 'BOB'], Br: ['BYN', 'ETB'],
   'ر.س': ['SAR'], 'د.إ': ['AED'], 'ج.م': ['EGP'], 'ريال': ['SAR', 'QAR', 'OMR', 'YER'], 'ریال': ['IRR'], 'تومان': ['IRR'],
@@ -590,7 +590,19 @@ function pricedAmounts(text: string, signals: ReadonlySet<string> | undefined, l
       gluedToWord: /\p{L}/u.test(prev) && !CJK.test(prev) && before === null,
     });
   }
-  return out;
+  return shareRangeMarkers(text, out, signals, loose);
+}
+
+/** "352,00 – 376,45 б.р.": a range prints its marker once, after its high end; the low end is in that currency too. */
+function shareRangeMarkers(text: string, priced: Priced[], signals: ReadonlySet<string> | undefined, loose: boolean): Priced[] {
+  for (let i = priced.length - 2; i >= 0; i--) {
+    const [low, high] = [priced[i], priced[i + 1]];
+    if (low.marker !== null || high.marker === null || high.end <= high.amount.end || !RANGE_GAP.test(text.slice(low.end, high.start))) continue;
+    const code = markerCode(high.marker, signals);
+    const readings = code ? amountAt(text, low.amount.start, { currency: code, loose }).readings : low.amount.readings;
+    priced[i] = { ...low, value: readings[0], marker: high.marker, gluedToWord: false };
+  }
+  return priced;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -632,9 +644,9 @@ const EX_TAX_BEFORE = new RegExp(`(?<!\\p{L})(?:${EX_TAX_WORDS})(?!\\p{L})[^\\d\
 const EX_TAX_AFTER = new RegExp(`^[^\\n\\d]{0,3}(?:(?:${EX_TAX_WORDS})|\\+\\s?(?:vat|iva|mwst)|plus vat|ht)(?!\\p{L})`, 'iu');
 
 // Words before an amount on the same line that make it something other than the price: shipping thresholds,
-// ex-VAT prices, unit prices, instalments, savings.
+// ex-VAT prices, unit prices, instalments, savings, an auction's estimate and starting price.
 const OTHER_BEFORE =
-  /(?:(?<!\p{L})(?:ex(?:cl)?\.? vat|excl\.? tax|tax excl|brez ddv|netto|ohne mwst|exkl\. mwst|hors taxes?|hors tva|sans tva|sin iva|senza iva|excl\.? btw|exkl\.? moms|ekskl\.? moms|bez dph|bez vat|savings?|save|you save|sparen sie|sie sparen|économisez|ahorra|ahorro|risparmi|bespaar|oszczędzasz|spara|spar|orders? (?:over|from|above)|spend|free (?:delivery|shipping)|kostenlose[rn]? versand|livraison gratuite|envío gratis|spedizione gratuita|gratis verzending|frete grátis|grundpreis|unit price|prix au kg|prezzo al kg|precio por kg|earn|up to|for every|extra|bonus|cash ?back|rewards?|gift card|coupon|\d{1,2}\s?x(?: de)?)(?!\p{L}))[^\d\n]{0,30}$/iu;
+  /(?:(?<!\p{L})(?:ex(?:cl)?\.? vat|excl\.? tax|tax excl|brez ddv|netto|ohne mwst|exkl\. mwst|hors taxes?|hors tva|sans tva|sin iva|senza iva|excl\.? btw|exkl\.? moms|ekskl\.? moms|bez dph|bez vat|savings?|save|you save|sparen sie|sie sparen|économisez|ahorra|ahorro|risparmi|bespaar|oszczędzasz|spara|spar|orders? (?:over|from|above)|spend|free (?:delivery|shipping)|kostenlose[rn]? versand|livraison gratuite|envío gratis|spedizione gratuita|gratis verzending|frete grátis|grundpreis|unit price|prix au kg|prezzo al kg|precio por kg|earn|up to|for every|extra|bonus|cash ?back|rewards?|gift card|coupon|estimated?|starting (?:price|bid)|opening bid|reserve price|schätzpreis|startpreis|mindestgebot|estimation|mise à prix|prezzo di partenza|base d'asta|precio de salida|\d{1,2}\s?x(?: de)?)(?!\p{L}))[^\d\n]{0,30}$/iu;
 const OTHER_AFTER =
   /^[^\n\d]{0,3}(?:delivery|shipping|postage|versand|envío|spedizione|livraison|frete|dostava|wysyłka|frakt|fragt|verzendkosten|\/\s?month|\/\s?mo\b|per month|p\/m|a month|monthly|\/\s?mes|al mes|por mes|\/\s?mois|par mois|\/\s?monat|monatlich|al mese|per maand|sem juros|ex(?:cl)?\.? vat|excl\.? tax|bez dph|hors tva|\/\s?(?:\d{1,4}\s?)?(?:kg|g|l|ml|cl|m|m²|m2|lb|oz|st|stk|pc|pcs|unit)(?!\p{L})|(?:km|kms|kg|lbs|cm|mm|ml|mah|gb|tb|kwh|kw)(?!\p{L})|per (?:kg|100 ?g|litre|liter|unit)|(?:off|back|in rewards|cash ?back|spent|rabatt|de réduction|de descuento|di sconto|korting)(?!\p{L}))/iu;
 
@@ -649,11 +661,13 @@ export function priceMentions(raw: string, signals?: ReadonlySet<string>, withZe
     const lineStart = text.lastIndexOf('\n', p.start - 1) + 1;
     const before = text.slice(Math.max(prevEnd, lineStart, p.start - 40), p.start);
     const after = text.slice(p.end, p.end + 24);
+    // The high end of a range is what its low end is ("Estimate $600 - $1,600").
+    const rangeOf = out.length > 0 && RANGE_GAP.test(text.slice(prevEnd, p.start)) ? out[out.length - 1] : undefined;
     prevEnd = p.end;
     const periodWord = PERIOD_AFTER.exec(after);
     const exTax = EX_TAX_BEFORE.test(before) || EX_TAX_AFTER.test(after);
     const other = periodWord !== null || exTax || OTHER_BEFORE.test(before) || OTHER_AFTER.test(after) || signedAsReduction(text, p.start);
-    const role: PriceRole = other ? 'other' : REGULAR_CUE.test(before) ? 'regular' : 'selling';
+    const role: PriceRole = rangeOf && rangeOf.role !== 'selling' ? rangeOf.role : other ? 'other' : REGULAR_CUE.test(before) ? 'regular' : 'selling';
     const mention: PriceMention = { value: p.value, text: text.slice(p.start, p.end), currency: p.marker, index: p.start, role };
     const period = periodWord ? own(PERIOD_OF, (periodWord[1] ?? periodWord[2]).toLowerCase()) : undefined;
     if (period) mention.period = period;
@@ -686,6 +700,8 @@ export interface SellingPrice {
   period?: PricePeriod;
   /** The price excluding tax, as the page also shows it (equal to value when that is the only price shown). */
   exclTax?: number;
+  /** The other price of a discounted pair ("€ 99,00 € 88,00 -11%"): the regular price the page crosses out. */
+  regular?: number;
 }
 
 /**
@@ -695,7 +711,11 @@ export interface SellingPrice {
  */
 export function sellingPrice(raw: string, signals?: ReadonlySet<string>): SellingPrice | null {
   const text = raw.slice(0, 300_000);
-  const mentions = priceMentions(text, signals, true);
+  return sellingPriceOf(text, priceMentions(text, signals, true));
+}
+
+/** sellingPrice for a text whose mentions (priceMentions with zero prices) the caller has read already. */
+export function sellingPriceOf(text: string, mentions: readonly PriceMention[]): SellingPrice | null {
   const selling = mentions.filter((m) => m.role === 'selling' && m.value > 0);
   const [first, second] = selling;
   // Beside the price, the same price excluding tax when the page shows one in the same currency.
@@ -719,9 +739,13 @@ export function sellingPrice(raw: string, signals?: ReadonlySet<string>): Sellin
   if (!second || second.currency !== first.currency) return pick(first);
   const firstEnd = first.index + first.text.length;
   const between = text.slice(firstEnd, second.index);
-  const side = /^[^\d\n]{0,4}\n?[^\d\n]{0,4}$/.test(between);
+  // Side by side, or with the discount printed between them ("€219.99 -50% €110.00").
+  const side = /^[^\d\n]{0,4}\n?[^\d\n]{0,4}$/.test(between.replace(DISCOUNT, ''));
   const around = text.slice(Math.max(0, first.index - 30), second.index + second.text.length + 30);
-  if (side && DISCOUNT.test(around)) return pick(second.value < first.value ? second : first);
+  if (side && DISCOUNT.test(around)) {
+    const [lower, higher] = second.value < first.value ? [second, first] : [first, second];
+    return { ...pick(lower), regular: higher.value };
+  }
   return pick(first);
 }
 

@@ -3,13 +3,15 @@
 // Reads PageFacts only (no DOM, no network); every regex is linear and runs on capped text.
 import type { AvailabilityBasis, Entity, EntityValue, Fact, FactSource, PageFacts, ProductFacts } from '../artifacts.js';
 import { collapse, firstString, hasType, propEntities, propStrings, propValues, resolveUrl } from '../documents/structured-data/index.js';
-import { currencySignals, elementPrice, findPrices, impliedCurrency, normaliseCurrency, parseStructuredPrice, sellingPrice, type SellingPrice } from './price.js';
+import { currencySignals, elementPrice, findPrices, impliedCurrency, normaliseCurrency, parseStructuredPrice, priceMentions, sellingPriceOf, type SellingPrice } from './price.js';
+import { choosePrice, type BuyBoxPrices } from './price-choice.js';
 import { attributeCodes } from './attribute-codes.js';
-import { agreeingStatus, availabilityState, bestAvailability, normaliseAvailability } from './availability.js';
-import { asideLines, buyBoxAvailability, buyBoxWindow } from './buy-box.js';
+import { shownCode } from './item-codes.js';
+import { agreeingStatus, availabilityKind, availabilityState, bestAvailability, normaliseAvailability } from './availability.js';
+import { asideLines, buyBoxAvailability, buyBoxWindow, priceBeforeTitle } from './buy-box.js';
 import { gtinValid } from './identifiers.js';
-import { brandInBreadcrumbs, brandInLabelSentence, brandNextToTitle, isSellerName, sellerNames, titleNamesBrand, titlePrefixLinked } from './brand-text.js';
-import { ID_LABELS, PLACEHOLDER, rowValue, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, labelledValues, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, type ProductIdentifier } from './identifier-labels.js';
+import { brandInBreadcrumbs, brandInLabelSentence, brandNextToTitle, isSellerName, latinBrandInTitle, sellerNames, titleNamesBrand, titlePrefixLinked } from './brand-text.js';
+import { ID_LABELS, PLACEHOLDER, rowValue, identifierEntities, labelRegex, labelledBy, labelledIdentifiers, labelledValues, markupIdentifiers, mergeIdentifiers, metaIdentifiers, urlIdentifiers, urlProductId, type ProductIdentifier } from './identifier-labels.js';
 import { TITLE_WINDOW, hasPurchaseControl, isProductEntity, metaPrice, ogProduct, recognizeProductPage, titleIndex, type Recognition } from './recognize.js';
 
 const OFFER_TYPES: ReadonlySet<string> = new Set(['Offer', 'AggregateOffer']);
@@ -136,6 +138,8 @@ interface Reading {
   description?: string;
   images?: string[];
   price?: SellingPrice;
+  /** Body reading only: the amounts its buy box shows, to weigh a markup price against. */
+  buyBox?: BuyBoxPrices;
   currency?: string;
   availability?: string;
   availabilityBasis?: AvailabilityBasis; // body readings only
@@ -144,6 +148,8 @@ interface Reading {
   mpn?: string;
   sku?: string;
   identifiers?: ProductIdentifier[];
+  /** Body reading only: the SKU and part number its labelled rows print (not its data attributes). */
+  labelledCodes?: { sku?: string; mpn?: string };
 }
 
 function entityReading(e: Entity, members: readonly Entity[], page: PageFacts): Reading {
@@ -194,8 +200,16 @@ function priceCandidates(o: Entity): { text: string; currency: string | null }[]
   return out;
 }
 
-/** The lowest positive price over all offers (a sale offer next to a list-price offer, variant ranges). */
+/**
+ * The lowest positive price over the offers a buyer can take now (a sale offer next to a list-price offer, variant
+ * ranges): an offer stated out of stock is no price to pay, unless every offer is.
+ */
 function cheapestOffer(offers: readonly Entity[]): Reading['price'] {
+  const open = offers.filter((o) => !propStrings(o, 'availability').some((v) => availabilityKind(availabilityState(v) ?? v) === 'unavailable'));
+  return lowestPrice(open.some((o) => priceCandidates(o).length > 0) ? open : offers);
+}
+
+function lowestPrice(offers: readonly Entity[]): Reading['price'] {
   let best: Reading['price'];
   let zero: Reading['price'];
   let unreadable: Reading['price']; // "Call for price": kept as priceText only
@@ -330,14 +344,17 @@ function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): 
     }
     return null;
   };
-  const price = pick('price');
-  const currencyRaw = price?.value.currency ? { value: price.value.currency, source: price.source } : pick('currency');
   const signals = currencySignals(page);
+  const { price, markupPrice } = decidePrice(pick('price'), pick('currency'), readings, page, signals);
+  const currencyRaw = price?.value.currency ? { value: price.value.currency, source: price.source } : pick('currency');
   const brand = pick('brand');
   const gtin = pick('gtin');
   const members = choice?.members ?? [];
   const availability = pick('availability');
-  const availabilityBasis = availability?.source === 'html' ? readings.find((r) => r.source === 'html')?.availabilityBasis : undefined;
+  const body = readings.find((r) => r.source === 'html');
+  const availabilityBasis = availability?.source === 'html' ? body?.availabilityBasis : undefined;
+  const labelledCodes = body?.labelledCodes;
+  const sku = shownCode(pick('sku'), labelledCodes?.sku, page.visibleText) ?? urlSku(page.url);
   return {
     url: page.url,
     markup: choice ? choice.entity.source : ogProduct(page.meta) || metaPrice(page.meta) !== null ? 'opengraph' : 'none',
@@ -345,6 +362,7 @@ function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): 
     description: fact(pick('description')),
     images: fact(pick('images')),
     price: price && !Number.isNaN(price.value.value) ? { value: price.value.value, source: price.source } : null,
+    ...(markupPrice ? { markupPrice } : {}),
     priceText: price ? { value: collapse(price.value.text).slice(0, 200), source: price.source } : null,
     ...(price?.value.period ? { pricePeriod: { value: price.value.period, source: price.source } } : {}),
     ...(price?.value.exclTax !== undefined ? { priceExclTax: { value: price.value.exclTax, source: price.source } } : {}),
@@ -359,9 +377,9 @@ function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): 
     brandIsEntity: brand?.value.isEntity ?? false,
     gtin: fact(gtin),
     gtinValid: gtin !== null && gtinValid(gtin.value),
-    mpn: fact(pick('mpn')),
-    sku: fact(pick('sku')),
-    identifiers: allIdentifiers(page, readings),
+    mpn: fact(shownCode(pick('mpn'), labelledCodes?.mpn, page.visibleText)),
+    sku: fact(sku),
+    identifiers: allIdentifiers(page, readings, sku),
     attributes: ATTRIBUTE_PROPS.filter((p) => members.some((m) => propValues(m, p).length > 0)),
     hasReviews: members.some(hasReviews),
     offerEntities: choice ? choice.offers.filter((o) => hasType(o, OFFER_TYPES) || o.types.length === 0) : [],
@@ -369,10 +387,42 @@ function assemble(page: PageFacts, readings: Reading[], choice: Choice | null): 
   };
 }
 
+type PickedPrice = { value: SellingPrice; source: FactSource } | null;
+
+/**
+ * The markup's price, unless the buy box says otherwise (scan/products/price-choice.ts): then the page's price, or
+ * none when nothing decides; `markupPrice` keeps what the markup said, for the checks that judge the markup.
+ */
+function decidePrice(
+  picked: PickedPrice,
+  currency: { value: string; source: FactSource } | null,
+  readings: readonly Reading[],
+  page: PageFacts,
+  signals: ReadonlySet<string>,
+): { price: PickedPrice; markupPrice?: NonNullable<ProductFacts['markupPrice']> } {
+  const box = readings.find((r) => r.source === 'html')?.buyBox;
+  if (!picked || picked.source === 'html' || Number.isNaN(picked.value.value) || !box) return { price: picked };
+  // A buy box in another currency (a converter, a second store) says nothing about the markup's amount.
+  const ours = normaliseCurrency(picked.value.currency ?? currency?.value ?? '', signals);
+  const theirs = normaliseCurrency(box.selling.currency ?? '', signals);
+  if (ours !== '' && theirs !== '' && ours !== theirs) return { price: picked };
+  const choice = choosePrice(picked.value.value, box, page.visibleText);
+  if (choice.take === 'markup') return { price: picked };
+  const markupPrice = { value: picked.value.value, source: picked.source, read: choice.take, why: choice.why };
+  return { price: choice.take === 'page' ? { value: box.selling, source: 'html' } : null, markupPrice };
+}
+
 /** Markup and labelled codes in reading order, then the URL's product id where the page shows the same value. */
-function allIdentifiers(page: PageFacts, readings: readonly Reading[]): ProductIdentifier[] {
+function allIdentifiers(page: PageFacts, readings: readonly Reading[], sku: Fact<string> | null): ProductIdentifier[] {
   const found = mergeIdentifiers(...readings.map((r) => r.identifiers ?? []));
-  return mergeIdentifiers(found, urlIdentifiers(page.url, page.visibleText, found));
+  const fromUrl = sku?.source === 'url' ? [{ value: sku.value, kind: 'retailer_code' as const, source: 'url' as const }] : [];
+  return mergeIdentifiers(found, urlIdentifiers(page.url, page.visibleText, found), fromUrl);
+}
+
+/** Where the page gives no code of its own, the product id its address carries is the item's SKU (source url). */
+function urlSku(pageUrl: string): { value: string; source: FactSource } | null {
+  const id = urlProductId(pageUrl);
+  return id ? { value: id, source: 'url' } : null;
 }
 
 function fact<T>(picked: { value: T; source: FactSource } | null): Fact<T> | null {
@@ -406,7 +456,7 @@ const LABELS = {
   ],
   maker: [
     'manufacturer', 'hersteller', 'fabricante', 'produttore', 'fabricant', 'fabrikant', 'proizvajalec', 'výrobca', 'výrobce',
-    'producent', 'producer', 'tillverkare', 'gyártó', 'producător', 'tootja', 'valmistaja', 'производитель', '製造商', 'メーカー',
+    'producent', 'producer', 'tillverkare', 'gyártó', 'producător', 'tootja', 'valmistaja', 'ražotājs', 'gamintojas', 'производитель', '製造商', 'メーカー',
   ],
   sku: [...ID_LABELS.sku, ...ID_LABELS.retailer_code, ...ID_LABELS.asin],
   gtin: ID_LABELS.gtin,
@@ -463,7 +513,10 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
     const window = buyBoxWindow(text, anchor, TITLE_WINDOW);
     const signals = currencySignals(page);
     const implied = earlier.find((e) => e.currency)?.currency ?? impliedCurrency(signals);
-    const price = sellingPrice(window, signals) ?? elementPrice(page.priceTexts ?? [], signals, implied);
+    const mentions = priceMentions(window, signals, true);
+    const selling = sellingPriceOf(window, mentions);
+    if (selling) r.buyBox = { selling, mentions };
+    const price = selling ?? elementPrice(page.priceTexts ?? [], signals, implied) ?? priceBeforeTitle(text, anchor, signals);
     if (price) r.price = price;
     // An agent takes a buy button, or a price with no stock warning near the title, as "can be bought now".
     const stated = buyBoxAvailability(window, agreeingStatus, asideLines(text, page.asideTexts ?? []));
@@ -484,15 +537,17 @@ function htmlReading(page: PageFacts, earlier: readonly Reading[]): Reading {
       () => brandInBreadcrumbs(page.breadcrumbs ?? [], title),
       () => titlePrefixLinked(title, page.links),
       () => brandNextToTitle(text, anchor, title),
+      () => latinBrandInTitle(title),
     ].reduce<
       string | undefined
     >((found, next) => found ?? notSeller(next(), sellers), undefined);
   if (brand) r.brand = { value: brand, isEntity: false };
   // Labelled rows first; then the codes the page keeps in data attributes and hidden inputs of its forms.
   const coded = attributeCodes(page);
+  r.labelledCodes = { sku: labelled(text, 'sku', from), mpn: partNumber(text, from) };
   r.gtin = labelled(text, 'gtin', from) ?? coded.gtin;
-  r.mpn = partNumber(text, from) ?? coded.mpn;
-  r.sku = labelled(text, 'sku', from) ?? coded.sku;
+  r.mpn = r.labelledCodes.mpn ?? coded.mpn;
+  r.sku = r.labelledCodes.sku ?? coded.sku;
   r.identifiers = labelledIdentifiers(text, from);
   return r;
 }

@@ -6,6 +6,7 @@ import type { Entity, PageFacts } from '../artifacts.js';
 import { stockStatements, type StockStatement } from './availability.js';
 import { looksLikeProductUrl } from '../documents/discover.js';
 import { currencySignals, elementPrice, impliedCurrency, sellingPrice } from './price.js';
+import { priceBeforeTitle } from './buy-box.js';
 import { hasType } from '../documents/structured-data/index.js';
 
 export const PRODUCT_TYPES: ReadonlySet<string> = new Set([
@@ -54,8 +55,12 @@ export function recognizeProductPage(page: PageFacts): Recognition {
   if ([page.url, page.canonical, ...(page.meta['og:url'] ?? [])].some((u) => u && looksLikeProductUrl(u))) signals.push('product-url');
   const window = titleAt >= 0 ? page.visibleText.slice(titleAt, titleAt + TITLE_WINDOW) : '';
   const currencies = currencySignals(page);
-  // A currency-marked price by the title, or an amount in an element the page marks as its price.
-  const price = sellingPrice(window.slice(0, 2_000), currencies) !== null || elementPrice(page.priceTexts ?? [], currencies, impliedCurrency(currencies)) !== null;
+  // A currency-marked price by the title (after it, or just above it), or an amount in an element the page marks as
+  // its price.
+  const price =
+    sellingPrice(window.slice(0, 2_000), currencies) !== null ||
+    elementPrice(page.priceTexts ?? [], currencies, impliedCurrency(currencies)) !== null ||
+    priceBeforeTitle(page.visibleText, titleAt, currencies) !== null;
   if (price) signals.push('price-near-title');
   // Any stock wording is a sign of a product page, even when statements disagree on the status ("No longer
   // available" by the title, "in stock" in a carousel below).
@@ -173,7 +178,7 @@ export function titleIndex(page: PageFacts, name?: string | null): number {
     const needle = candidate?.trim().slice(0, 120);
     if (!needle || needle.length < 3) continue;
     const i = text.indexOf(needle);
-    if (i >= 0) return i;
+    if (i >= 0) return ownLine(text, needle, i);
     lower ??= text.toLowerCase();
     const j = lower.indexOf(needle.toLowerCase());
     if (j >= 0) return j;
@@ -182,6 +187,20 @@ export function titleIndex(page: PageFacts, name?: string | null): number {
     if (k >= 0) return squeezed.at[k];
   }
   return -1;
+}
+
+/**
+ * Of the title's places in the text, the first where it is a line of its own (the heading), else the first: a
+ * description opening with the same words ("Suzuki Alto vxr 2010 , factory fitted …") comes before the heading on
+ * some pages.
+ */
+function ownLine(text: string, needle: string, first: number): number {
+  let at = first;
+  for (let n = 0; at >= 0 && n < 50; n++, at = text.indexOf(needle, at + needle.length)) {
+    const end = at + needle.length;
+    if ((at === 0 || text[at - 1] === '\n') && (end === text.length || text[end] === '\n')) return at;
+  }
+  return first;
 }
 
 interface Squeezed {

@@ -92,16 +92,18 @@ async function main() {
   const repo = new SqliteRepo(join(dataDir, 'store.db'));
   await repo.init();
   const hosts: string[] = [];
+  const ids: number[] = []; // scan ids are not 1, 2, 3 … (lib/scan-ids.ts)
   for (let i = 0; i < SEEDED_SCANS; i++) {
     const host = `store${i}.bench.test`;
     hosts.push(host);
     const id = await repo.allocateScanId();
+    ids.push(id);
     const score = (i * 37) % 101;
     const report: ScanResult = { ...template, scan_id: id, host, score, report_url: `http://localhost:3000/r/${id}` };
     await repo.saveScan({ id, host, vertical: null, score, grade: template.grade, capped: false, agentReady: score >= 70, createdAt: new Date(), ownerKeyId: null, report });
   }
   const { key } = await createApiKey(repo, 'bench@bench.test');
-  const floorBody = JSON.stringify((await repo.getScan(1))!.report);
+  const floorBody = JSON.stringify((await repo.getScan(ids[0]))!.report);
   await repo.close();
   const floorFile = join(work, 'floor.json');
   writeFileSync(floorFile, floorBody);
@@ -146,6 +148,7 @@ async function main() {
   // MCP tools/call on both revisions, each against its same-run ceiling: the MCP router alone answering the same
   // requests (`npm run bench -- mcp` runs only these).
   const rnd = (n: number) => 1 + Math.floor(Math.random() * n);
+  const anyScanId = () => ids[rnd(SEEDED_SCANS) - 1];
   const mcpFloor = await load('floor: express POST route, MCP bytes', { url: `${expressFloor}/mcp`, method: 'POST', headers: { 'content-type': 'application/json' }, body: mcpCall(hosts[0]) });
   rows.push(mcpFloor);
   for (const revision of ['2025', '2026-07-28'] as const) {
@@ -168,8 +171,8 @@ async function main() {
   rows.push(base);
   const reportFloor = await load('floor: express route, report bytes', { url: `${expressFloor}/report` });
   rows.push(reportFloor);
-  rows.push(await load('ceiling: express route + store read only', { url: storeRoutes, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/scan/${rnd(SEEDED_SCANS)}` }) }] }, reportFloor));
-  rows.push(await load('stored report read', { url: app, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/v1/scan/${rnd(SEEDED_SCANS)}.json` }) }] }, reportFloor, 0.8));
+  rows.push(await load('ceiling: express route + store read only', { url: storeRoutes, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/scan/${anyScanId()}` }) }] }, reportFloor));
+  rows.push(await load('stored report read', { url: app, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/v1/scan/${anyScanId()}.json` }) }] }, reportFloor, 0.8));
   const badgeFloor = await load('floor: express route, badge bytes', { url: `${expressFloor}/badge` });
   rows.push(badgeFloor);
   const badgePath = () => `${Math.random() < 0.5 ? hosts[rnd(SEEDED_SCANS) - 1] : `nobody${rnd(1e6)}.test`}`;
@@ -186,7 +189,7 @@ async function main() {
   rows.push(await load('discovery GET /api/v1', { url: `${app}/api/v1` }, base));
 
   // P7: reads stay fast while scans run — stored reads at a fixed 500 req/s, alone and with two scans in a loop.
-  const paced = { url: app, connections: 10, overallRate: 500, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/v1/scan/${rnd(SEEDED_SCANS)}.json` }) }] };
+  const paced = { url: app, connections: 10, overallRate: 500, requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: `/api/v1/scan/${anyScanId()}.json` }) }] };
   rows.push(await load('stored reads at 500 req/s, no scans', paced));
   // Two stores: two loops over one store would share its running scan (single-flight) and load the app half as much.
   const shops = [await startStoreFrom(completeStore), await startStoreFrom(completeStore)];

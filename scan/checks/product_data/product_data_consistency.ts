@@ -6,7 +6,7 @@ import { availabilityKind } from '../../products/availability.js';
 import { productStatements } from '../../products/buy-box.js';
 import { quote } from '../evidence.js';
 import { nameIndex, normText } from '../page-text.js';
-import { aggregatePdps, STRUCTURED } from '../product-pages.js';
+import { aggregatePdps, markupPriceOf, STRUCTURED } from '../product-pages.js';
 
 const WINDOW = 300; // characters around the visible price or name that count as the buy box
 
@@ -37,12 +37,14 @@ export default defineCheck({
   },
   run(a) {
     return aggregatePdps(a, ({ page, product }) => {
-      const price = product?.price;
+      const price = markupPriceOf(product);
       if (!page || !price || !STRUCTURED.has(price.source) || !(price.value > 0)) {
         return { status: 'fail', evidence: 'no structured price to compare' };
       }
       const text = normText(page.visibleText.slice(0, 300_000));
       const problems: string[] = [];
+      // The buy box outvoted the markup's price or left it unread (scan/products/price-choice.ts): say why.
+      if (product?.markupPrice) problems.push(product.markupPrice.why);
 
       const ogAmount = firstMeta(page.meta, ['product:price:amount', 'og:price:amount']);
       if (ogAmount && !amountReadings(ogAmount).some((p) => samePrice(p, price.value))) {

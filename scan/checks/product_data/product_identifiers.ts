@@ -7,9 +7,9 @@ import { classifyGtin } from '../../products/identifiers.js';
 import { quote } from '../evidence.js';
 import { aggregatePdps } from '../product-pages.js';
 
-/** Identifiers scraped from visible text are not published for machines; only markup counts. */
+/** Identifiers scraped from visible text or the page address are not published for machines; only markup counts. */
 function fromMarkup(f: Fact<string> | null): Fact<string> | null {
-  return f && f.source !== 'html' && f.value.trim() !== '' ? f : null;
+  return f && f.source !== 'html' && f.source !== 'url' && f.value.trim() !== '' ? f : null;
 }
 
 export default defineCheck({

@@ -4,7 +4,7 @@ import { defineCheck } from '../check.js';
 import type { Fact } from '../../artifacts.js';
 import { isCurrencyCode } from '../../products/price.js';
 import { quote } from '../evidence.js';
-import { aggregatePdps, STRUCTURED } from '../product-pages.js';
+import { aggregatePdps, markupPriceOf, STRUCTURED } from '../product-pages.js';
 
 /** A price only read from the visible text is not published for machines: it counts as missing. */
 function fromMarkup<T>(f: Fact<T> | null | undefined): Fact<T> | null {
@@ -31,7 +31,7 @@ export default defineCheck({
   },
   run(a) {
     return aggregatePdps(a, ({ product }) => {
-      const price = fromMarkup(product?.price);
+      const price = fromMarkup(markupPriceOf(product));
       const text = fromMarkup(product?.priceText);
       const currency = fromMarkup(product?.currency);
       if (!price && !text) {

@@ -299,11 +299,15 @@ test('fallbacks: OpenGraph / meta tags, then the visible page, each with its sou
   assert.deepEqual(twitter.price, { value: 41.3, source: 'meta' });
 });
 
-test('markup beats the page: structured facts are never replaced by visible text', () => {
+test('markup beats the page: structured facts are not replaced by visible text, and a price nothing confirms is not read', () => {
   const p = must(product(`<h1>Boot</h1><p>Out of stock</p><p>€ 1</p><p>Brand: Other</p>${ld(FULL)}`));
   assert.equal(p.availability?.source, 'json-ld');
-  assert.equal(p.price?.value, 189);
   assert.equal(p.brand?.value, 'Peak');
+  // The buy box sells at €1 and the markup's 189 is nowhere on the page: no price rather than a guess.
+  assert.equal(p.price, null);
+  assert.equal(p.markupPrice?.read, 'none');
+  // Where the page shows the markup's amount too, the markup's price stands.
+  assert.deepEqual(must(product(`<h1>Boot</h1><p>€ 1</p><p>Price: 189.00 EUR</p>${ld(FULL)}`)).price, { value: 189, source: 'json-ld' });
 });
 
 test('labels without a colon count only after the title and only for names and codes', () => {
