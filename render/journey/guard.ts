@@ -4,6 +4,7 @@
 // may write; once the checkout is reached (or the journey ends), nothing goes out at all. Every refusal is counted.
 import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import { CART_PATH } from '../../scan/journey/words.js';
+import { keepToOneTab } from './page-scripts.js';
 
 /** Paths a write to which would place an order or take a payment. */
 const ORDER_PATH = /\/(orders?|place[-_]?order|submit[-_]?order|checkouts?\/[^?]*(complete|submit|confirm|payment|process|pay)|payments?|pay|purchase|complete[-_]?order)(\/|\?|\.|$)/i;
@@ -26,6 +27,8 @@ export interface JourneyGuard {
 }
 
 export async function guardJourney(context: BrowserContext, page: Page): Promise<JourneyGuard> {
+  // Before any of the journey's pages loads (see keepToOneTab); tsx's __name wrappers have no definition in a page.
+  await context.addInitScript({ content: `(() => { const __name = (f) => f; (${keepToOneTab.toString()})(); })()` });
   const cartWrites: string[] = [];
   const navigationFailures: string[] = [];
   let refused = 0;

@@ -289,3 +289,31 @@ export function productName(): string | null {
   const name = `${og ?? h1 ?? ''}`.replace(/\s+/g, ' ').trim();
   return name ? name.slice(0, 200) : null;
 }
+
+/**
+ * The journey's pages open no other tab: `window.open` answers null and a link or form aimed at another window does
+ * nothing. A tab a page opens could run its scripts before the journey's request guard (guard.ts) reaches it (seen on a loaded machine: a
+ * store's popup posted its checkout form unrouted while the journey's tab refused the same request); an agent walks
+ * one tab anyway. Set in every frame before the page's own scripts run.
+ */
+export function keepToOneTab(): void {
+  const elsewhere = (target: string | null | undefined) => !!target && !/^_(self|top|parent)$/i.test(target);
+  try {
+    Object.defineProperty(window, 'open', { value: () => null, writable: false, configurable: false });
+  } catch {
+    // already fixed by an earlier run of this script in the same window
+  }
+  const stop = (event: any, target: string | null | undefined) => {
+    if (!elsewhere(target)) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  };
+  document.addEventListener('click', (event: any) => {
+    const link = typeof event.target?.closest === 'function' ? event.target.closest('a[target], area[target]') : null;
+    if (link) stop(event, link.getAttribute('target'));
+  }, true);
+  document.addEventListener('submit', (event: any) => {
+    const form = event.target?.tagName === 'FORM' ? event.target : null;
+    if (form) stop(event, event.submitter?.getAttribute('formtarget') ?? form.getAttribute('target'));
+  }, true);
+}

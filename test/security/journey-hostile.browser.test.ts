@@ -50,7 +50,8 @@ async function walk(t: TestContext, opts: ShopOptions & { catalog?: { answer?: '
   assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 500));
   const journey = Journey.parse(res.body.journey);
   const trace = JSON.stringify(journey.steps.map((s) => `${s.step} ${s.status}: ${s.detail}`), null, 1);
-  assert.equal(canary.orders + canary.checkoutSubmissions, 0, `nothing bought or submitted: ${trace}`);
+  const writes = store.requests.filter((r) => r.method !== 'GET' || r.path.startsWith('/checkout/complete')).map((r) => `${r.method} ${r.path} ${String(r.headers['user-agent'] ?? '').slice(0, 40)}`);
+  assert.equal(canary.orders + canary.checkoutSubmissions, 0, `nothing bought or submitted: ${trace}\nwrites: ${writes.join('; ')}`);
   assert.deepEqual(canary.stray, []);
   assert.deepEqual(internalConnections, [], 'no connection reached the internal listener');
   return { journey, trace, body: res.body };
