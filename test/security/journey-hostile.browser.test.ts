@@ -7,7 +7,7 @@
 import '../support/loopback-guard.js';
 import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { startInternalListener, type InternalListener } from '../helpers/internal-listener.js';
 import { buyableStore } from '../fixtures/stores.js';
 import { newCanary, type ShopOptions } from '../fixtures/shop.js';
 import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
@@ -19,26 +19,17 @@ import { Journey } from '../../schemas/journey.js';
 
 const JOURNEY_TIMEOUT_MS = 15_000;
 let renderer: ChromiumRenderer | null = null;
-let internal: Server;
-let internalPort = 0;
-const internalConnections: string[] = [];
+let internal: InternalListener;
 const stores: FixtureStore[] = [];
 
 before(async () => {
   renderer = createChromiumRenderer({ executablePath: '/usr/bin/chromium', concurrency: 2 });
-  // Anything that connects here got past the rules: 127.0.0.2 is loopback and not on the test allow-list.
-  internal = createServer((socket) => {
-    internalConnections.push(String(socket.remoteAddress));
-    socket.destroy();
-  });
-  internal.listen(0, '127.0.0.2');
-  await new Promise((resolve) => internal.once('listening', resolve));
-  internalPort = (internal.address() as AddressInfo).port;
+  internal = await startInternalListener();
 });
 after(async () => {
   await renderer?.close();
   await Promise.all(stores.map((s) => s.close()));
-  await new Promise((resolve) => internal.close(resolve));
+  await internal.close();
 });
 
 async function walk(t: TestContext, opts: ShopOptions & { catalog?: { answer?: 'huge' | 'never' } }) {
@@ -53,7 +44,7 @@ async function walk(t: TestContext, opts: ShopOptions & { catalog?: { answer?: '
   const writes = store.requests.filter((r) => r.method !== 'GET' || r.path.startsWith('/checkout/complete')).map((r) => `${r.method} ${r.path} ${String(r.headers['user-agent'] ?? '').slice(0, 40)}`);
   assert.equal(canary.orders + canary.checkoutSubmissions, 0, `nothing bought or submitted: ${trace}\nwrites: ${writes.join('; ')}`);
   assert.deepEqual(canary.stray, []);
-  assert.deepEqual(internalConnections, [], 'no connection reached the internal listener');
+  assert.deepEqual(internal.connections, [], 'no connection reached the internal listener');
   return { journey, trace, body: res.body };
 }
 
@@ -95,7 +86,7 @@ test('a catalog tool that answers 10 MB, and one that never answers: the scan co
 
 test('pages on the way aim at an internal address: refused by the proxy, and the journey goes on', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const aim = `<img src="http://127.0.0.2:${internalPort}/pixel"><script>fetch('http://127.0.0.2:${internalPort}/x', { method: 'POST', body: 'a' }).catch(() => {})</script>`;
+  const aim = `<img src="http://127.0.0.2:${internal.port}/pixel"><script>fetch('http://127.0.0.2:${internal.port}/x', { method: 'POST', body: 'a' }).catch(() => {})</script>`;
   const { journey, trace } = await walk(t, { shellExtra: aim });
   assert.equal(journey.outcome, 'reached_checkout', trace);
 });

@@ -8,8 +8,7 @@
 // pixels) leave a report within its bounds that reads back through REST, the report page and MCP without error.
 import { isLoopbackAddress, loopbackGuardHits } from '../support/loopback-guard.js';
 import dns from 'node:dns';
-import { createServer, type Server } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { startInternalListener, type InternalListener } from '../helpers/internal-listener.js';
 import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOGUE, completeStore, htmlPage, page, productHtml } from '../fixtures/stores.js';
@@ -26,26 +25,17 @@ import { MAX_REPORT_BYTES } from '../../tools/stored-report.js';
 
 const RENDER_TIMEOUT_MS = 6000;
 let renderer: ChromiumRenderer | null = null;
-let internal: Server;
-let internalPort = 0;
-const internalConnections: string[] = [];
+let internal: InternalListener;
 const stores: FixtureStore[] = [];
 
 before(async () => {
   renderer = createChromiumRenderer({ executablePath: '/usr/bin/chromium', concurrency: 2 });
-  // Anything that connects here got past the rules: 127.0.0.2 is loopback and not on the test allow-list.
-  internal = createServer((socket) => {
-    internalConnections.push(String(socket.remoteAddress));
-    socket.destroy();
-  });
-  internal.listen(0, '127.0.0.2');
-  await new Promise((resolve) => internal.once('listening', resolve));
-  internalPort = (internal.address() as AddressInfo).port;
+  internal = await startInternalListener();
 });
 after(async () => {
   await renderer?.close();
   await Promise.all(stores.map((s) => s.close()));
-  await new Promise((resolve) => internal.close(resolve));
+  await internal.close();
 });
 
 /** Names ending in .internal.test resolve to 127.0.0.2, the rest as usual: the proxy, not Chromium, resolves them. */
@@ -100,7 +90,7 @@ test('warm-up: the browser starts once and keeps running between scans', async (
 
 test('scripts, images, iframes, websockets and redirects aimed at loopback, private and metadata addresses are refused', async (t) => {
   if (!chromiumAvailable(t)) return;
-  const at = (path: string) => `http://127.0.0.2:${internalPort}${path}`;
+  const at = (path: string) => `http://127.0.0.2:${internal.port}${path}`;
   const markup = `
 <img src="${at('/img.png')}"><img src="http://169.254.169.254/latest/meta-data/iam">
 <iframe src="${at('/frame')}"></iframe><iframe src="/hop-internal"></iframe><iframe src="/hop-file"></iframe>
@@ -108,10 +98,10 @@ test('scripts, images, iframes, websockets and redirects aimed at loopback, priv
 <link rel="stylesheet" href="http://10.0.0.1/style.css">
 <script>
   fetch('${at('/fetch')}').catch(() => {});
-  fetch('http://rebind.internal.test:${internalPort}/by-name').catch(() => {});
-  fetch('http://[::1]:${internalPort}/v6').catch(() => {});
+  fetch('http://rebind.internal.test:${internal.port}/by-name').catch(() => {});
+  fetch('http://[::1]:${internal.port}/v6').catch(() => {});
   fetch('http://192.168.1.1/router').catch(() => {});
-  try { new WebSocket('ws://127.0.0.2:${internalPort}/ws'); } catch {}
+  try { new WebSocket('ws://127.0.0.2:${internal.port}/ws'); } catch {}
   try { new EventSource('${at('/events')}'); } catch {}
   navigator.sendBeacon && navigator.sendBeacon('${at('/beacon')}', 'x');
   navigator.serviceWorker && navigator.serviceWorker.register('/sw.js').catch(() => {});
@@ -124,7 +114,7 @@ test('scripts, images, iframes, websockets and redirects aimed at loopback, priv
   }));
   const { view, store } = scanned;
   await new Promise((resolve) => setTimeout(resolve, 300));
-  assert.deepEqual(internalConnections, [], 'nothing reached the internal listener');
+  assert.deepEqual(internal.connections, [], 'nothing reached the internal listener');
   assert.deepEqual(loopbackGuardHits, [], 'nothing left loopback');
   const refused = view.requests.refused_examples.map((r) => r.url).join(' ');
   for (const target of ['127.0.0.2', '169.254.169.254', 'rebind.internal.test', '10.0.0.1', '192.168.1.1']) assert.match(refused + JSON.stringify(view.requests), new RegExp(target.replace(/\./g, '\\.')), `${target} was asked for and refused`);
