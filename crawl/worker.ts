@@ -227,8 +227,14 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
   const busy = (pool: 'audit' | 'seed') => [...slots.values()].filter((p) => p === pool).length;
   let lastRequeue = 0;
 
+  let auditWorkSeen = false;
   async function pass(): Promise<void> {
     await sweep();
+    // The parser thread loads its readers as soon as audit work appears, so not inside the first plan's turn of a
+    // store; an instance with none keeps no thread (it costs tens of MiB while it lives, and ends when idle).
+    const auditWork = (await soonestDue(['audit_plan', 'audit_page'])) !== null;
+    if (auditWork && !auditWorkSeen) void reader.read({ kind: 'sitemap', xml: '' }).catch(() => undefined);
+    auditWorkSeen = auditWork;
     if (now().getTime() - lastRequeue > REQUEUE_EVERY_MS) {
       lastRequeue = now().getTime();
       await db.queue.requeueFinished(SEED_GROUP, new Date(now().getTime() - config.SEED_RESCAN_DAYS * 86_400_000));
@@ -259,8 +265,6 @@ export function createCrawlWorker(deps: CrawlDeps): CrawlWorker {
     },
     start() {
       stopping = false;
-      // The crawler's parser thread loads its readers now, not inside the first plan's turn of a store.
-      void reader.read({ kind: 'sitemap', xml: '' }).catch(() => undefined);
       void schedule();
     },
     async stop() {
