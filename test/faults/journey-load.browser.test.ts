@@ -1,13 +1,14 @@
 // Ten buying journeys at once (test/support/journey-load.ts): every scan completes and walks, none buys or submits
-// anything, and reads stay within 10× of their idle p99 measured in the same run — the bound the render-load and
-// scan-load tests hold. The service's own memory stays under their bound; the browser's is stated. LOAD_LOG=1
-// prints the figures.
+// anything, and reads stay within 10× of their idle p99 measured in the same run, or of an idle twin instance's p99
+// at the same moments when the machine itself is busy — the bound every load test holds. The service's own memory
+// stays under the other load tests' bound; the browser's is stated. LOAD_LOG=1 prints the figures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { chromiumAvailable } from '../helpers/browser.js';
 import { takeLoadTurn } from '../support/load-turn.js';
 import { JOURNEYS, journeysUnderReads } from '../support/journey-load.js';
+import { assertReadsHeld } from '../support/load-figures.js';
 
 const RSS_BOUND_MIB = 1024;
 
@@ -22,6 +23,5 @@ test('10 journeys at once: every scan walks, nothing is bought, reads stay withi
   assert.equal(f.walked, JOURNEYS, 'every scan walked its store');
   assert.equal(f.canaryHits, 0, 'no order, no checkout submission, nothing typed but a product name');
   assert.ok(f.rssPeakMiB < RSS_BOUND_MIB, `service peak RSS ${f.rssPeakMiB} MiB < ${RSS_BOUND_MIB} MiB`);
-  assert.ok(f.readsLoaded >= 20, `${f.readsLoaded} reads during the load`);
-  assert.ok(f.p99LoadedMs <= 10 * f.p99IdleMs, `p99 under load ${f.p99LoadedMs} ms ≤ 10 × idle p99 ${f.p99IdleMs} ms`);
+  assertReadsHeld(f, 'under load');
 });

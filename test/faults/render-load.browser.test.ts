@@ -1,7 +1,9 @@
 // Load with the browser view on, bounded and on loopback only: 20 scans of 20 stores by the real service in its own
 // process (RENDER_CONCURRENCY 2, every scan admitted), while /healthz and a stored report are read in a loop. Every
-// scan renders; the reads' p99 stays within 10× of their idle p99 measured in the same run (the bound the scan-load
-// test holds); the service's and the browser's resident memory are stated. LOAD_LOG=1 prints the figures.
+// scan renders; the reads' p99 stays within 10× of their idle p99 measured in the same run, or of an idle twin
+// instance's p99 at the same moments when the machine itself is busy (the bound every load test holds,
+// test/support/load-figures.ts); the service's and the browser's resident memory are stated. LOAD_LOG=1 prints the
+// figures.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { completeStore } from '../fixtures/stores.js';
 import { chromiumAvailable } from '../helpers/browser.js';
 import { takeLoadTurn } from '../support/load-turn.js';
-import { browserLoad, p99 } from '../support/load-figures.js';
+import { assertReadsHeld, browserLoad } from '../support/load-figures.js';
 
 const SCANS = 20;
 const RENDER_CONCURRENCY = 2;
@@ -24,20 +26,19 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
   const stores: FixtureStore[] = [];
   for (let i = 0; i < SCANS + 1; i++) stores.push(await startStoreFrom(completeStore));
   t.after(() => Promise.all(stores.map((s) => s.close())));
-  const app = await startChildServer({
-    env: {
-      SCAN_ALLOW_PRIVATE: '1',
-      SCAN_CONCURRENCY: '4',
-      SCAN_QUEUE: String(SCANS),
-      RENDER_CONCURRENCY: String(RENDER_CONCURRENCY),
-      ANON_SCANS_PER_HOUR: '1000',
-      ANON_READS_PER_MINUTE: '1000000',
-      SCAN_TIMEOUT_MS: '120000',
-      RENDER_TIMEOUT_MS: '30000',
-      // The browser view's load alone: the buying journey's is test/faults/journey-load.browser.test.ts.
-      JOURNEY_TIMEOUT_MS: '0',
-    },
-  });
+  const env = {
+    SCAN_ALLOW_PRIVATE: '1',
+    SCAN_CONCURRENCY: '4',
+    SCAN_QUEUE: String(SCANS),
+    RENDER_CONCURRENCY: String(RENDER_CONCURRENCY),
+    ANON_SCANS_PER_HOUR: '1000',
+    ANON_READS_PER_MINUTE: '1000000',
+    SCAN_TIMEOUT_MS: '120000',
+    RENDER_TIMEOUT_MS: '30000',
+    // The browser view's load alone: the buying journey's is test/faults/journey-load.browser.test.ts.
+    JOURNEY_TIMEOUT_MS: '0',
+  };
+  const app = await startChildServer({ env });
   t.after(() => app.stop(10_000));
 
   // A stored report to read; this first scan also starts the browser.
@@ -45,9 +46,9 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
   assert.equal(seeded.status, 200, await seeded.clone().text());
   const first = (await seeded.json()) as { scan_id: number; browser_view: { status: string; duration_ms: number } };
   assert.equal(first.browser_view.status, 'rendered');
-  const reads = [`${app.url}/healthz`, `${app.url}/api/v1/scan/${first.scan_id}.json`];
+  const reads = ['/healthz', `/api/v1/scan/${first.scan_id}.json`];
 
-  const load = await browserLoad(app.pid, reads, () =>
+  const load = await browserLoad({ ...app, env }, reads, () =>
     Promise.all(
       stores.slice(0, SCANS).map(async (s) => {
         const res = await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(s.url)}`);
@@ -55,8 +56,9 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
         return { status: res.status, code: body.code, view: body.browser_view };
       }),
     ),
+    (fn) => t.after(fn),
   );
-  const { result: answers, idle, loaded } = load;
+  const answers = load.result;
 
   const renderMs = answers.flatMap((a) => (a.view ? [a.view.duration_ms] : [])).sort((a, b) => a - b);
   const figures = {
@@ -69,10 +71,7 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
     rssPeakMiB: Math.round(load.rssPeakMiB),
     browserIdleMiB: Math.round(load.browserIdleMiB),
     browserPeakMiB: Math.round(load.browserPeakMiB),
-    readsIdle: idle.length,
-    readsLoaded: loaded.length,
-    p99IdleMs: +p99(idle).toFixed(1),
-    p99LoadedMs: +p99(loaded).toFixed(1),
+    ...load.reads,
   };
   t.diagnostic(JSON.stringify(figures));
   if (process.env.LOAD_LOG === '1') console.log('render load:', figures);
@@ -81,6 +80,5 @@ test('20 scans with rendering: every scan renders, reads stay fast, memory is st
   assert.equal(figures.rendered, SCANS, 'every scan rendered');
   for (const a of answers) assert.deepEqual(a.view?.findings, [], `a complete store has no browser findings: ${JSON.stringify(a.view?.findings).slice(0, 600)}`);
   assert.ok(load.rssPeakMiB < RSS_BOUND_MIB, `service peak RSS ${load.rssPeakMiB.toFixed(0)} MiB < ${RSS_BOUND_MIB} MiB`);
-  assert.ok(loaded.length >= 20, `${loaded.length} reads during the load`);
-  assert.ok(p99(loaded) <= 10 * p99(idle), `p99 under load ${p99(loaded).toFixed(1)} ms ≤ 10 × idle p99 ${p99(idle).toFixed(1)} ms`);
+  assertReadsHeld(load.reads, 'under load');
 });

@@ -5,7 +5,7 @@
 // prints the figures.
 import assert from 'node:assert/strict';
 import { startChildServer } from './child-server.js';
-import { browserLoad, p99 } from './load-figures.js';
+import { browserLoad, type ReadFigures } from './load-figures.js';
 import { startStoreFrom, type FixtureStore } from '../helpers/fixture-store.js';
 import { buyableStore } from '../fixtures/stores.js';
 import { newCanary, type Canary } from '../fixtures/shop.js';
@@ -13,7 +13,7 @@ import { newCanary, type Canary } from '../fixtures/shop.js';
 export const JOURNEYS = 10;
 const RENDER_CONCURRENCY = 2;
 
-export interface JourneyLoadFigures {
+export interface JourneyLoadFigures extends ReadFigures {
   journeys: number;
   walked: number;
   reached: number;
@@ -26,10 +26,6 @@ export interface JourneyLoadFigures {
   rssPeakMiB: number;
   browserIdleMiB: number;
   browserPeakMiB: number;
-  readsIdle: number;
-  readsLoaded: number;
-  p99IdleMs: number;
-  p99LoadedMs: number;
 }
 
 interface Answer {
@@ -46,29 +42,28 @@ export async function journeysUnderReads(after: (fn: () => unknown) => void): Pr
     stores.push(await startStoreFrom(buyableStore(canary)));
   }
   after(() => Promise.all(stores.map((s) => s.close())));
-  const app = await startChildServer({
-    env: {
-      SCAN_ALLOW_PRIVATE: '1',
-      SCAN_CONCURRENCY: '4',
-      SCAN_QUEUE: String(JOURNEYS),
-      RENDER_CONCURRENCY: String(RENDER_CONCURRENCY),
-      ANON_SCANS_PER_HOUR: '1000',
-      ANON_READS_PER_MINUTE: '1000000',
-      // Every scan is admitted at once and waits for one of two render places: the render's time counts from its
-      // call, so the waits of five rounds of pages and journeys must fit in it.
-      SCAN_TIMEOUT_MS: '300000',
-      RENDER_TIMEOUT_MS: '120000',
-    },
-  });
+  const env = {
+    SCAN_ALLOW_PRIVATE: '1',
+    SCAN_CONCURRENCY: '4',
+    SCAN_QUEUE: String(JOURNEYS),
+    RENDER_CONCURRENCY: String(RENDER_CONCURRENCY),
+    ANON_SCANS_PER_HOUR: '1000',
+    ANON_READS_PER_MINUTE: '1000000',
+    // Every scan is admitted at once and waits for one of two render places: the render's time counts from its
+    // call, so the waits of five rounds of pages and journeys must fit in it.
+    SCAN_TIMEOUT_MS: '300000',
+    RENDER_TIMEOUT_MS: '120000',
+  };
+  const app = await startChildServer({ env });
   after(() => app.stop(10_000));
 
   // A stored report to read; this first scan also starts the browser (and walks its own store).
   const seeded = await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(stores[JOURNEYS].url)}`);
   assert.equal(seeded.status, 200, await seeded.clone().text());
   const first = (await seeded.json()) as { scan_id: number };
-  const reads = [`${app.url}/healthz`, `${app.url}/api/v1/scan/${first.scan_id}.json`];
+  const reads = ['/healthz', `/api/v1/scan/${first.scan_id}.json`];
 
-  const load = await browserLoad(app.pid, reads, () =>
+  const load = await browserLoad({ ...app, env }, reads, () =>
     Promise.all(
       stores.slice(0, JOURNEYS).map(async (s): Promise<Answer> => {
         const res = await fetch(`${app.url}/api/v1/scan?url=${encodeURIComponent(s.url)}`);
@@ -76,6 +71,7 @@ export async function journeysUnderReads(after: (fn: () => unknown) => void): Pr
         return { status: res.status, journey: body.journey };
       }),
     ),
+    after,
   );
   const answers = load.result;
 
@@ -93,9 +89,6 @@ export async function journeysUnderReads(after: (fn: () => unknown) => void): Pr
     rssPeakMiB: Math.round(load.rssPeakMiB),
     browserIdleMiB: Math.round(load.browserIdleMiB),
     browserPeakMiB: Math.round(load.browserPeakMiB),
-    readsIdle: load.idle.length,
-    readsLoaded: load.loaded.length,
-    p99IdleMs: +p99(load.idle).toFixed(1),
-    p99LoadedMs: +p99(load.loaded).toFixed(1),
+    ...load.reads,
   };
 }
