@@ -1,9 +1,12 @@
 // What the load tests measure, one way for all of them: read latency (p99 of timed GETs) and resident memory.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { processesBelow } from '../helpers/processes.js';
 import { startChildServer, waitReady } from './child-server.js';
+import { backupSqlite } from '../../db/sqlite/backup.js';
 
 export function p99(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -50,8 +53,8 @@ export interface ReadTimes {
 
 /**
  * Times an instance's reads at rest and while work runs, and beside them the same reads of its twin: a second
- * instance of the service on the same data folder and settings that does no work of its own (no scans, monitors,
- * crawls or browser). The twin shows what the machine alone (its other processes, the browser's included, the CPU
+ * instance of the service with the same settings, on a copy of its store, that does no work of its own (no scans,
+ * monitors, crawls or browser). The twin shows what the machine alone (its other processes, the browser's included, the CPU
  * left) does to a read of this service at the same moments. The bound every load test holds (`assertReadsHeld`):
  * the working instance's p99 within 10× of the larger of its own idle p99 and its twin's p99 under load. On a
  * machine with room to spare that is its idle p99; on one whose cores are taken it is what any instance gets there.
@@ -68,9 +71,13 @@ export class ReadProbe {
 
   /** `paths` are read from the target (and its twin) in turn, every round. */
   static async start(target: ReadTarget, paths: string[], after: (fn: () => Promise<unknown>) => void): Promise<ReadProbe> {
+    // A copy of the target's store as it is now (the service's own backup), not the same file: every read counts
+    // against a rate limit kept in the store, and two processes writing one SQLite file wait on each other's locks.
+    const dataDir = mkdtempSync(join(tmpdir(), 'srk-twin-'));
+    backupSqlite(join(target.dataDir, 'store.db'), join(dataDir, 'store.db'));
     const twin = await startChildServer({
       env: { ...target.env, MONITOR: 'off', CRAWL_WORKERS: '0', SEED_CONCURRENCY: '0', RENDER_CONCURRENCY: '0' },
-      dataDir: target.dataDir,
+      dataDir,
     });
     after(() => twin.stop(10_000));
     await waitReady(twin.url);
