@@ -54,8 +54,8 @@ export interface ReadTimes {
 /**
  * Times an instance's reads at rest and while work runs, and beside them the same reads of its twin: a second
  * instance of the service with the same settings, on a copy of its store, that does no work of its own (no scans,
- * monitors, crawls or browser). The twin shows what the machine alone (its other processes, the browser's included, the CPU
- * left) does to a read of this service at the same moments. The bound every load test holds (`assertReadsHeld`):
+ * monitors, crawls or browser). The twin shows what the machine alone (its other processes, the browser's included,
+ * the CPU left) does to a read of this service at the same moments. The bound every load test holds (`assertReadsHeld`):
  * the working instance's p99 within 10× of the larger of its own idle p99 and its twin's p99 under load. On a
  * machine with room to spare that is its idle p99; on one whose cores are taken it is what any instance gets there.
  * A service whose own work delays its reads fails it on any machine.
