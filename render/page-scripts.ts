@@ -12,9 +12,10 @@ declare function getComputedStyle(el: any): { position: string };
 type Element = any;
 
 /**
- * Registered before any page script: records WebMCP declarations and refuses window.open. The page can reach what
- * this leaves on window, so the records stay in this closure and the page sees only a frozen pair of readers; what
- * they return is still the page's to forge (it can replace any built-in), and render/page-data.ts parses it.
+ * Registered before any page script: records WebMCP declarations and refuses window.open and clicks on links aimed at
+ * another window. The page can reach what this leaves on window, so the records stay in this closure and the page
+ * sees only a frozen pair of readers; what they return is still the page's to forge (it can replace any built-in),
+ * and render/page-data.ts parses it.
  */
 export function initScript(): void {
   const tools: { name: string; description: string; via: string }[] = [];
@@ -32,6 +33,20 @@ export function initScript(): void {
     popups++;
     return null;
   };
+  // A click on a link aimed at another window (the journey's rule, journey/page-scripts.ts) is refused here too and
+  // counted as it happens. A tab that opens anyway (a link outside the document, a form) is closed by the renderer,
+  // but counted only once the browser reports it, which on a busy machine can come after the page was read.
+  window.addEventListener(
+    'click',
+    (e: any) => {
+      const link = e.composedPath().find((n: any) => n?.localName === 'a' || n?.localName === 'area');
+      const target = typeof link?.target === 'string' ? link.target : '';
+      if (!target || /^_(self|top|parent)$/i.test(target)) return;
+      e.preventDefault();
+      popups++;
+    },
+    true,
+  );
   // WebMCP (navigator.modelContext): wrap the browser's own object when it has one, stand one in otherwise.
   const own: Record<string, unknown> | undefined = navigator.modelContext;
   const call = (name: string, args: unknown[]) => {
