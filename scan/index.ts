@@ -16,7 +16,7 @@ import { readInPool, warmPagePool, type BodyReader } from './parser-threads/page
 import { RUBRIC_VERSION } from './checks/rubric.js';
 import { protocolFlags } from './protocols.js';
 import type { PageRenderer } from './fetching/render.js';
-import { runChecks } from './checks/registry.js';
+import { runChecksInTurns } from './checks/registry.js';
 import { score } from './checks/score.js';
 import { findRootCauses } from './checks/root-causes.js';
 import { hasExplicitScheme, normaliseScanTarget } from '../outbound/url.js';
@@ -123,7 +123,7 @@ export async function auditStore(target: string | URL, opts: ScanOptions): Promi
   assertHomeUsable(artifacts.home, fetcher.deadlineHit, opts);
 
   const { results, causes } = findRootCauses(
-    runChecks(artifacts, (id, err) => opts.log?.warn({ check: id, err: err instanceof Error ? err.message : String(err) }, 'check threw; scored as fail')),
+    await runChecksInTurns(artifacts, (id, err) => opts.log?.warn({ check: id, err: err instanceof Error ? err.message : String(err) }, 'check threw; scored as fail')),
     artifacts,
   );
   const scored = score(results, causes);

@@ -21,17 +21,32 @@ export function nameIndex(normalisedText: string, names: readonly (string | null
   return null;
 }
 
-/** Anchor text plus URL path (no query: "?return_to=" is not a returns page), lower case, for keyword lookups. */
+/**
+ * Anchor text plus URL path (no query: "?return_to=" is not a returns page), lower case, for keyword lookups.
+ * Several checks look through every link of every sampled page (thousands on a large page), so each link's
+ * haystack is made once per scan.
+ */
 export function linkHaystack(l: LinkInfo): string {
-  let path = l.href;
-  if (l.url) {
-    try {
-      path = new URL(l.url).pathname;
-    } catch {
-      path = l.url;
-    }
+  let hay = haystacks.get(l);
+  if (hay === undefined) {
+    hay = `${l.text.slice(0, 200)} ${pathOf(l).split('?')[0].slice(0, 300)}`.toLowerCase();
+    haystacks.set(l, hay);
   }
-  return `${l.text.slice(0, 200)} ${path.split('?')[0].slice(0, 300)}`.toLowerCase();
+  return hay;
+}
+
+const haystacks = new WeakMap<LinkInfo, string>();
+
+/** The link's path: read off the absolute URL as the parser wrote it (parsing it again costs more than the lookup). */
+function pathOf(l: LinkInfo): string {
+  if (!l.url) return l.href;
+  const http = /^https?:\/\/[^/?#]*(\/[^?#]*)?/i.exec(l.url);
+  if (http) return http[1] ?? '/';
+  try {
+    return new URL(l.url).pathname;
+  } catch {
+    return l.url;
+  }
 }
 
 /** The first phrase found in a lower-case text, or null. */

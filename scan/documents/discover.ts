@@ -40,6 +40,16 @@ export function sameStore(a: URL, b: URL): boolean {
 }
 
 /**
+ * The page's link URLs, each once, in page order: a large page repeats the same few links thousands of times
+ * (cards, menus), and every URL read costs a parse.
+ */
+function linkUrls(page: PageFacts): string[] {
+  const urls = new Set<string>();
+  for (const l of page.links) if (l.url !== null) urls.add(l.url);
+  return [...urls];
+}
+
+/**
  * Product page candidates from the homepage, in the order of docs/checks.md §2: JSON-LD Product / ItemList URLs first,
  * then <a href> links whose path matches the PDP patterns. Same store only, no cart/checkout/account paths, no
  * fragments, never the homepage itself.
@@ -48,7 +58,7 @@ export function productUrlsFromHome(home: PageFacts, storeUrl: URL): string[] {
   const homeUrl = safeUrl(home.url) ?? storeUrl;
   const fromMarkup: string[] = [];
   for (const entity of home.entities) collectEntityUrls(entity, fromMarkup, 0);
-  const fromLinks = home.links.filter((l) => l.url !== null && looksLikeProductUrl(l.url)).map((l) => l.url as string);
+  const fromLinks = linkUrls(home).filter((url) => looksLikeProductUrl(url));
   return cleanCandidates([...fromMarkup, ...fromLinks], homeUrl, storeUrl);
 }
 
@@ -61,7 +71,7 @@ const NOT_A_PRODUCT = /^(?:about|about-us|contact|contact-us|help|faq|faqs|suppo
  */
 export function otherLinksFromHome(home: PageFacts, storeUrl: URL, max = 3): string[] {
   const homeUrl = safeUrl(home.url) ?? storeUrl;
-  const urls = cleanCandidates(home.links.filter((l) => l.url !== null).map((l) => l.url as string), homeUrl, storeUrl);
+  const urls = cleanCandidates(linkUrls(home), homeUrl, storeUrl);
   const scored: { url: string; score: number }[] = [];
   for (const url of urls) {
     const u = safeUrl(url);
@@ -93,7 +103,10 @@ export function productUrlsFromSitemap(pageUrls: readonly string[], sitemapUrl: 
 export function cleanCandidates(urls: readonly string[], base: URL, storeUrl: URL): string[] {
   const out: string[] = [];
   const seen = new Set<string>([stripHash(base.href), stripHash(storeUrl.href)]);
+  const tried = new Set<string>(); // the same string gives the same URL: parsed once
   for (const raw of urls) {
+    if (tried.has(raw)) continue;
+    tried.add(raw);
     let u: URL;
     try {
       u = new URL(raw, base);

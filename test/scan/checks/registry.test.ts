@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { CheckDef } from '../../../scan/checks/check.js';
 import { PILLARS } from '../../../scan/checks/pillars.js';
 import { pillarMax, RUBRIC } from '../../../scan/checks/rubric.js';
-import { CHECKS, INTERNAL_ERROR_EVIDENCE, runChecks, validateCheck } from '../../../scan/checks/registry.js';
+import { CHECKS, INTERNAL_ERROR_EVIDENCE, runChecks, runChecksInTurns, validateCheck } from '../../../scan/checks/registry.js';
 import { ORIGIN, makeArtifacts, makePage, makePdp, okResource, robotsFrom } from '../../helpers/artifacts.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -202,5 +202,26 @@ describe('runChecks', () => {
     runChecks(populated, (id) => errors.push(id));
     assert.deepEqual(errors, []);
     for (const r of empty) assert.ok(['pass', 'partial', 'fail'].includes(r.outcome.status) && r.outcome.evidence.length > 0, r.def.id);
+  });
+
+  it('in turns: the same results as runChecks, with the event loop served between checks', async () => {
+    const populated = makeArtifacts({ homePage: makePage({ title: 'Shop' }), pdps: [makePdp()] });
+    const outcomes = (rs: { def: CheckDef; outcome: unknown }[]) => rs.map((r) => [r.def.id, r.outcome]);
+    // Each check records how many timers had fired when it ran; a timer is re-armed after each firing.
+    let fired = 0;
+    let timer = setImmediate(function tick() {
+      fired++;
+      timer = setImmediate(tick);
+    });
+    const seen: number[] = [];
+    const watched = CHECKS.slice(0, 5).map((def) => ({ ...def, run: (a: Parameters<CheckDef['run']>[0]) => (seen.push(fired), def.run(a)) }));
+    try {
+      const turns = await runChecksInTurns(populated, undefined, watched);
+      assert.deepEqual(outcomes(turns), outcomes(runChecks(populated, undefined, CHECKS.slice(0, 5))));
+    } finally {
+      clearImmediate(timer);
+    }
+    for (let i = 1; i < seen.length; i++) assert.ok(seen[i] > seen[i - 1], `other work ran before check ${i + 1}: ${seen.join(', ')}`);
+    assert.deepEqual(outcomes(await runChecksInTurns(populated)), outcomes(runChecks(populated)));
   });
 });
